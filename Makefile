@@ -1,0 +1,48 @@
+# Versenyportál: `make run` serves the portal on the embedded default, `make test` runs the whole suite.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+DEV := DEBUG=1
+
+.PHONY: run test install migrate demo lint format messages e2e clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/pip install -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(DEV) $(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(DEV) $(BIN)/python manage.py seed_demo
+
+run: demo
+	$(DEV) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+test: install
+	$(BIN)/pytest -n auto --dist loadfile -q
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Needs GNU gettext (xgettext/msgfmt); the compiled .mo files are committed so `make run` does not.
+messages: install
+	$(DEV) $(BIN)/python manage.py makemessages -l hu --no-obsolete $(foreach a,tournaments bridge ulti rankings appeals .venv var,-i "$(a)/*")
+	for app in federation tournaments bridge ulti rankings appeals; do \
+	  if [ -d $$app/locale ]; then (cd $$app && DEBUG=1 ../$(BIN)/python ../manage.py makemessages -l hu --no-obsolete); fi; done
+	$(DEV) $(BIN)/python manage.py compilemessages -i ".venv"
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,14 @@
+"""Settings for the test suite: the real settings with a test key and fast password hashing."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-suite-key-not-secret-0123456789abcdefghijklmnopqrstuvwxyz")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+
+from .settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
+MEDIA_ROOT = str(BASE_DIR / "var" / "test-uploads")  # noqa: F405
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

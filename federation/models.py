@@ -1,0 +1,337 @@
+"""Federations, regions, clubs, people, memberships, licences, suspensions and roles."""
+
+import datetime
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import age
+
+
+class Federation(models.Model):
+    BRIDGE = "bridge"
+    ULTI = "ulti"
+    GAMES = [(BRIDGE, _("Bridge")), (ULTI, _("Ulti"))]
+
+    code = models.SlugField(_("code"), max_length=16, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    short_name = models.CharField(_("short name"), max_length=20)
+    game = models.CharField(_("game"), max_length=10, choices=GAMES)
+    website = models.URLField(_("website"), blank=True)
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name = _("federation")
+        verbose_name_plural = _("federations")
+
+    def __str__(self):
+        return self.short_name
+
+
+class Region(models.Model):
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="regions")
+    code = models.SlugField(_("code"), max_length=32)
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        ordering = ["federation", "name"]
+        unique_together = [("federation", "code")]
+        verbose_name = _("region")
+        verbose_name_plural = _("regions")
+
+    def __str__(self):
+        return self.name
+
+
+class County(models.Model):
+    """A Hungarian county (or Budapest); ulti regions are made of counties."""
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    region = models.ForeignKey(
+        Region, on_delete=models.SET_NULL, null=True, blank=True, related_name="counties"
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("county")
+        verbose_name_plural = _("counties")
+
+    def __str__(self):
+        return self.name
+
+
+class Club(models.Model):
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="clubs")
+    name = models.CharField(_("name"), max_length=200)
+    short_name = models.CharField(_("short name"), max_length=40, blank=True)
+    region = models.ForeignKey(Region, on_delete=models.PROTECT, null=True, blank=True, related_name="clubs")
+    county = models.ForeignKey(County, on_delete=models.PROTECT, null=True, blank=True)
+    postcode = models.CharField(_("postcode"), max_length=10, blank=True)
+    city = models.CharField(_("city"), max_length=100)
+    address = models.CharField(_("address"), max_length=200, blank=True)
+    contact_name = models.CharField(_("contact person"), max_length=200, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    website = models.URLField(_("website"), blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self):
+        return self.name
+
+
+class Person(models.Model):
+    FEMALE, MALE = "F", "M"
+    GENDERS = [(FEMALE, _("female")), (MALE, _("male"))]
+
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100)
+    birth_date = models.DateField(_("birth date"))
+    gender = models.CharField(_("gender"), max_length=1, choices=GENDERS)
+    citizenship = models.CharField(
+        _("citizenship"), max_length=2, default="HU", help_text=_("ISO country code")
+    )
+    resident_in_hungary = models.BooleanField(_("resident in Hungary"), default=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="person"
+    )
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self):
+        # Hungarian order: family name first.
+        return f"{self.last_name} {self.first_name}"
+
+    @property
+    def full_name(self):
+        return str(self)
+
+    def age_category(self, on: datetime.date) -> str:
+        return age.category(self.birth_date, on)
+
+    def is_junior(self, on: datetime.date) -> bool:
+        return age.is_junior(self.birth_date, on)
+
+    def is_senior(self, on: datetime.date) -> bool:
+        return age.is_senior(self.birth_date, on)
+
+    def active_suspension(self, federation, on: datetime.date):
+        return (
+            self.suspensions.filter(federation=federation, starts_on__lte=on)
+            .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on))
+            .first()
+        )
+
+    def membership(self, federation):
+        return self.memberships.filter(federation=federation, is_active=True).first()
+
+    def has_licence(self, year: int) -> bool:
+        return self.licences.filter(year=year).exists()
+
+
+class Membership(models.Model):
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="memberships")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="memberships")
+    member_number = models.CharField(_("member number"), max_length=20)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, null=True, blank=True, related_name="members")
+    region = models.ForeignKey(Region, on_delete=models.PROTECT, null=True, blank=True)
+    joined_on = models.DateField(_("joined on"), default=datetime.date.today)
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["federation", "member_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "member_number"], name="unique_member_number"),
+            models.UniqueConstraint(fields=["federation", "person"], name="one_membership_per_federation"),
+        ]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self):
+        return f"{self.person} ({self.federation} {self.member_number})"
+
+    def clean(self):
+        if self.club_id and self.club.federation_id != self.federation_id:
+            raise ValidationError({"club": _("The club belongs to another federation.")})
+        if self.region_id and self.region.federation_id != self.federation_id:
+            raise ValidationError({"region": _("The region belongs to another federation.")})
+
+    @property
+    def playing_region(self):
+        """A player plays in his club's region unless a region of his own is recorded."""
+        if self.region_id:
+            return self.region
+        return self.club.region if self.club_id else None
+
+
+class Licence(models.Model):
+    """Ulti competition licence (versenyengedély), valid for one calendar year."""
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="licences")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="licences")
+    year = models.PositiveIntegerField(_("year"))
+    number = models.CharField(_("licence number"), max_length=30, blank=True)
+    issued_on = models.DateField(_("issued on"), default=datetime.date.today)
+
+    class Meta:
+        ordering = ["-year"]
+        constraints = [
+            models.UniqueConstraint(fields=["person", "federation", "year"], name="one_licence_per_year")
+        ]
+        verbose_name = _("licence")
+        verbose_name_plural = _("licences")
+
+    def __str__(self):
+        return f"{self.person} {self.year}"
+
+
+class Suspension(models.Model):
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="suspensions")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="suspensions")
+    starts_on = models.DateField(_("from"))
+    ends_on = models.DateField(_("until"), null=True, blank=True, help_text=_("Empty: indefinite."))
+    reason = models.TextField(_("reason"))
+    decided_by = models.CharField(_("decided by"), max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on"]
+        verbose_name = _("suspension")
+        verbose_name_plural = _("suspensions")
+
+    def __str__(self):
+        return f"{self.person}: {self.starts_on} - {self.ends_on or '...'}"
+
+    def clean(self):
+        if self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("The end date is before the start date.")})
+
+    def covers(self, day: datetime.date) -> bool:
+        return self.starts_on <= day and (self.ends_on is None or day <= self.ends_on)
+
+
+class Role(models.Model):
+    """A role held by a user, scoped to one object: a federation, a club or an event."""
+
+    FEDERATION_STAFF = "federation_staff"
+    CLUB_ADMIN = "club_admin"
+    DIRECTOR = "director"
+    APPEALS = "appeals"
+    ETHICS = "ethics"
+    KINDS = [
+        (FEDERATION_STAFF, _("federation staff")),
+        (CLUB_ADMIN, _("club administrator")),
+        (DIRECTOR, _("tournament director")),
+        (APPEALS, _("appeals committee member")),
+        (ETHICS, _("rules and ethics committee member")),
+    ]
+    # Which scope each kind needs: staff and the ethics committee act for a federation, a club admin
+    # for a club, a director and an appeals committee member for one event.
+    SCOPE = {
+        FEDERATION_STAFF: "federation",
+        ETHICS: "federation",
+        CLUB_ADMIN: "club",
+        DIRECTOR: "event",
+        APPEALS: "event",
+    }
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="portal_roles")
+    kind = models.CharField(_("role"), max_length=20, choices=KINDS)
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, null=True, blank=True)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, null=True, blank=True)
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, null=True, blank=True)
+    granted_at = models.DateTimeField(default=timezone.now)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["kind"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "federation", "club", "event"], name="unique_role"
+            )
+        ]
+        verbose_name = _("role")
+        verbose_name_plural = _("roles")
+
+    def __str__(self):
+        return f"{self.user} - {self.get_kind_display()} ({self.scope_object})"
+
+    @property
+    def scope_object(self):
+        return getattr(self, self.SCOPE[self.kind])
+
+    def clean(self):
+        needed = self.SCOPE.get(self.kind)
+        given = {name for name in ("federation", "club", "event") if getattr(self, f"{name}_id")}
+        if given != {needed}:
+            raise ValidationError(
+                _("A %(role)s role must name exactly one %(scope)s.")
+                % {"role": self.get_kind_display(), "scope": needed}
+            )
+
+
+class MemberRequest(models.Model):
+    """A registered user without a member record asks the federation to create one."""
+
+    PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
+    STATUSES = [(PENDING, _("pending")), (APPROVED, _("approved")), (REJECTED, _("rejected"))]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member_requests"
+    )
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE)
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True)
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100)
+    birth_date = models.DateField(_("birth date"))
+    gender = models.CharField(_("gender"), max_length=1, choices=Person.GENDERS)
+    note = models.TextField(_("note"), blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("membership request")
+        verbose_name_plural = _("membership requests")
+
+    def __str__(self):
+        return f"{self.last_name} {self.first_name} -> {self.federation}"
+
+
+class Notification(models.Model):
+    """Outbox of e-mails: written in the transaction that causes them, sent by a Celery task.
+
+    A periodic sweep re-sends whatever is still pending, so a broker outage delays mail but loses none.
+    """
+
+    recipient = models.EmailField()
+    subject = models.CharField(max_length=250)
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["sent_at"])]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+
+    def __str__(self):
+        return f"{self.recipient}: {self.subject}"

@@ -1,0 +1,22 @@
+"""Permissions of the federation app (see federation/permissions.py for the mechanism)."""
+
+import rules
+
+from .permissions import is_club_admin, is_federation_staff, is_self, is_superuser
+
+# A person's private data (birth date, phone, e-mail): the person and the staff of a federation
+# the person is a member of.
+
+
+@rules.predicate
+def is_staff_of_persons_federation(user, person):
+    if person is None:
+        return False
+    return any(is_federation_staff(user, m.federation) for m in person.memberships.all())
+
+
+rules.add_perm("federation.view_person_private", is_superuser | is_self | is_staff_of_persons_federation)
+rules.add_perm("federation.change_club", is_superuser | is_federation_staff | is_club_admin)
+rules.add_perm("federation.manage_members", is_superuser | is_federation_staff)
+rules.add_perm("federation.manage_roles", is_superuser | is_federation_staff)
+rules.add_perm("federation.review_member_requests", is_superuser | is_federation_staff)

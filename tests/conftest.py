@@ -1,0 +1,102 @@
+"""Fixtures shared by the whole suite: the two federations, clubs, people and a user for each role."""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from federation.models import Club, County, Federation, Membership, Person, Region, Role
+
+
+@pytest.fixture(autouse=True)
+def _no_axes_lockout_bleed(settings):
+    # Each test starts with clean throttling state (django-axes keeps failures in the database).
+    settings.AXES_ENABLED = True
+
+
+@pytest.fixture
+def mbsz(db):
+    return Federation.objects.create(
+        code="mbsz", name="Magyar Bridzs Szövetség", short_name="MBSz", game=Federation.BRIDGE
+    )
+
+
+@pytest.fixture
+def mausz(db):
+    return Federation.objects.create(
+        code="mausz", name="Magyar Ultiszövetség", short_name="MAUSZ", game=Federation.ULTI
+    )
+
+
+@pytest.fixture
+def regions(mausz):
+    dt = Region.objects.create(federation=mausz, code="duna-tisza", name="Duna-Tisza köz")
+    ft = Region.objects.create(federation=mausz, code="felso-tisza", name="Felső-Tisza")
+    County.objects.create(name="Budapest", region=dt)
+    County.objects.create(name="Hajdú-Bihar", region=ft)
+    return dt, ft
+
+
+@pytest.fixture
+def bridge_club(mbsz):
+    return Club.objects.create(
+        federation=mbsz, name="Budapesti Bridzs Egyesület", short_name="BBE", city="Budapest"
+    )
+
+
+@pytest.fixture
+def other_bridge_club(mbsz):
+    return Club.objects.create(
+        federation=mbsz, name="Debreceni Bridzs Club", short_name="DBC", city="Debrecen"
+    )
+
+
+@pytest.fixture
+def ulti_club(mausz, regions):
+    return Club.objects.create(
+        federation=mausz, name="Szolnoki Ulti Egyesület", short_name="SZUE", city="Szolnok", region=regions[0]
+    )
+
+
+@pytest.fixture
+def make_person(db):
+    counter = {"n": 0}
+
+    def make(
+        federation=None,
+        club=None,
+        birth_date=datetime.date(1970, 5, 17),
+        gender=Person.MALE,
+        user=None,
+        **extra,
+    ):
+        counter["n"] += 1
+        n = counter["n"]
+        person = Person.objects.create(
+            first_name=extra.pop("first_name", f"Játékos{n}"),
+            last_name=extra.pop("last_name", "Teszt"),
+            birth_date=birth_date,
+            gender=gender,
+            user=user,
+            email=f"p{n}@example.hu",
+            **extra,
+        )
+        if federation is not None:
+            prefix = "B" if federation.game == Federation.BRIDGE else "U"
+            Membership.objects.create(
+                person=person, federation=federation, member_number=f"{prefix}{1000 + n}", club=club
+            )
+        return person
+
+    return make
+
+
+@pytest.fixture
+def make_user(db):
+    def make(email, *, kind=None, password="jelszo-12345", **scope):
+        user = get_user_model().objects.create_user(username=email, email=email, password=password)
+        if kind:
+            Role.objects.create(user=user, kind=kind, **scope)
+        return user
+
+    return make

@@ -1,0 +1,31 @@
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from federation.models import Club, Licence, Membership, Person, Region, Role, Suspension
+
+
+@pytest.mark.django_db
+def test_seed_demo_is_idempotent_and_realistic():
+    call_command("seed_demo", verbosity=0)
+    counts = (Club.objects.count(), Person.objects.count(), Membership.objects.count(), Role.objects.count())
+    call_command("seed_demo", verbosity=0)
+    assert (
+        Club.objects.count(),
+        Person.objects.count(),
+        Membership.objects.count(),
+        Role.objects.count(),
+    ) == counts
+    assert 18 <= counts[0] <= 25 and counts[1] == 500
+    assert Region.objects.filter(federation__code="mausz").count() == 2
+    today = datetime.date.today()
+    people = list(Person.objects.all())
+    assert any(p.is_junior(today) for p in people) and any(p.is_senior(today) for p in people)
+    assert Licence.objects.exists() and Suspension.objects.exists()
+    kinds = set(Role.objects.values_list("kind", flat=True))
+    assert kinds == {k for k, _ in Role.KINDS}
+    users = get_user_model().objects
+    assert users.get(username="admin@demo.hu").is_superuser
+    assert users.get(username="jatekos@demo.hu").person is not None

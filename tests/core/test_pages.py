@@ -1,0 +1,58 @@
+import pytest
+from django.urls import reverse
+
+
+@pytest.mark.django_db
+def test_home_is_hungarian_by_default(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="hu">' in html
+    assert "Naptár" in html and "Bejelentkezés" in html
+
+
+@pytest.mark.django_db
+def test_english_switch(client):
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    html = client.get("/").content.decode()
+    assert '<html lang="en">' in html and "Calendar" in html and "Log in" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/schema/",
+        "/api/docs/",
+        "/admin/login/",
+        "/accounts/login/",
+        "/accounts/register/",
+        "/clubs/",
+        "/api/v1/",
+        "/api/v1/clubs/",
+    ],
+)
+def test_public_pages_answer(client, url):
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_profile_needs_login(client):
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302 and reverse("login") in response.url
+
+
+@pytest.mark.django_db
+def test_the_schema_is_valid_openapi(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    assert "/api/v1/clubs/" in schema["paths"]
+
+
+@pytest.mark.django_db
+def test_static_css_comes_from_the_package(client):
+    html = client.get("/").content.decode()
+    assert "/static/bootstrap/css/bootstrap.min.css" in html
+    assert "cdn" not in html.lower()
