@@ -2,10 +2,17 @@
 
 from rest_framework.routers import DefaultRouter
 
+from bridge import api as bridge_api
 from federation import api as federation_api
+from tournaments import api as tournaments_api
+from ulti import api as ulti_api
 
 router = DefaultRouter()
 router.register("federations", federation_api.FederationViewSet)
 router.register("regions", federation_api.RegionViewSet)
 router.register("clubs", federation_api.ClubViewSet)
 router.register("people", federation_api.PersonViewSet)
+
+tournaments_api.register(router)
+bridge_api.register(router)
+ulti_api.register(router)

@@ -37,4 +37,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api_docs"),
     path("", include("federation.urls")),
+    path("", include("tournaments.urls")),
+    path("bridge/", include("bridge.urls")),
+    path("ulti/", include("ulti.urls")),
 ]
