@@ -56,3 +56,9 @@ def test_static_css_comes_from_the_package(client):
     html = client.get("/").content.decode()
     assert "/static/bootstrap/css/bootstrap.min.css" in html
     assert "cdn" not in html.lower()
+
+
+@pytest.mark.django_db
+def test_an_english_browser_still_gets_hungarian_until_it_switches(client):
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="hu">' in html and "Naptár" in html
