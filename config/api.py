@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from bridge import api as bridge_api
 from federation import api as federation_api
+from rankings import api as rankings_api
 from tournaments import api as tournaments_api
 from ulti import api as ulti_api
 
@@ -16,3 +17,4 @@ router.register("people", federation_api.PersonViewSet)
 tournaments_api.register(router)
 bridge_api.register(router)
 ulti_api.register(router)
+rankings_api.register(router)

@@ -45,8 +45,10 @@ INSTALLED_APPS = [
     "bootstrap",
     "federation",
     "tournaments",
+    "results",
     "bridge",
     "ulti",
+    "rankings",
 ]
 
 MIDDLEWARE = [

@@ -40,4 +40,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("bridge/", include("bridge.urls")),
     path("ulti/", include("ulti.urls")),
+    path("rankings/", include("rankings.urls")),
 ]

@@ -1,0 +1,1 @@
+"""Masterpoints, ulti rating (értékszám), ranking lists and the National Ulti Championship season."""
