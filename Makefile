@@ -39,8 +39,8 @@ format: install
 
 # Needs GNU gettext (xgettext/msgfmt); the compiled .mo files are committed so `make run` does not.
 messages: install
-	$(DEV) $(BIN)/python manage.py makemessages -l hu --no-obsolete $(foreach a,tournaments bridge ulti rankings appeals .venv var,-i "$(a)/*")
-	for app in federation tournaments bridge ulti rankings appeals; do \
+	$(DEV) $(BIN)/python manage.py makemessages -l hu --no-obsolete $(foreach a,tournaments bridge ulti teams rankings appeals results .venv var,-i "$(a)/*")
+	for app in federation tournaments bridge ulti teams rankings appeals results; do \
 	  if [ -d $$app/locale ]; then (cd $$app && DEBUG=1 ../$(BIN)/python ../manage.py makemessages -l hu --no-obsolete); fi; done
 	$(DEV) $(BIN)/python manage.py compilemessages -i ".venv"
 

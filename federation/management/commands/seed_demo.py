@@ -7,6 +7,7 @@ DEMO_MODULES = [
     "federation.demo",
     "tournaments.demo",
     "bridge.demo",
+    "teams.demo",
     "ulti.demo",
     "rankings.demo",
     "appeals.demo",
