@@ -1,10 +1,18 @@
-"""Events of the federations' calendars."""
+"""Events of the federations' calendars: the announcement (VSz 4), its history, entries and the waiting list."""
+
+import datetime
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Club, Federation
+from federation.models import Club, Federation, Person, Region
+
+from . import eligibility, fees, formats
 
 
 class Event(models.Model):
@@ -22,11 +30,66 @@ class Event(models.Model):
         DRAFT = "draft", _("draft")
         SUBMITTED = "submitted", _("submitted")
         RETURNED = "returned", _("returned")
+        PROPOSED = "proposed", _("proposed")
         APPROVED = "approved", _("approved")
         CANCELLED = "cancelled", _("cancelled")
 
-    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="events")
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, null=True, blank=True, related_name="events")
+    class EventClass(models.TextChoices):
+        # MBSz VSz 2
+        NATIONAL = "national", _("national or international event")
+        CHAMPIONSHIP = "championship", _("championship")
+        ANNOUNCED = "announced", _("masterpoint event announced to the federation")
+        REGIONAL = "regional", _("regional championship")
+        CLUB = "club", _("club masterpoint event")
+        SELECTION = "selection", _("selection match")
+        # MAUSZ II-V
+        NUB_QUALIFIER = "nub_qualifier", _("NUB qualifier")
+        NUB_SEMIFINAL = "nub_semifinal", _("NUB semifinal")
+        NUB_FINAL = "nub_final", _("NUB final")
+        RATING = "rating", _("rating tournament")
+        TEAM_REGIONAL = "team_regional", _("team championship, regional event")
+        TEAM_FINAL = "team_final", _("team championship, final")
+        SPORT_ULTI = "sport_ulti", _("sport ulti championship")
+
+    class Gender(models.TextChoices):
+        OPEN = "open", _("open")
+        WOMEN = "women", _("women")
+        MEN = "men", _("men")
+        MIXED = "mixed", _("mixed pairs")
+
+    class Age(models.TextChoices):
+        OPEN = "open", _("open")
+        JUNIOR = "junior", _("juniors")
+        SENIOR = "senior", _("seniors")
+
+    BRIDGE_FORMATS = (Format.INDIVIDUAL, Format.PAIRS, Format.TEAMS)
+    ULTI_FORMATS = (Format.ULTI_INDIVIDUAL, Format.ULTI_TEAM, Format.SPORT_ULTI)
+    BRIDGE_CLASSES = (
+        EventClass.NATIONAL,
+        EventClass.CHAMPIONSHIP,
+        EventClass.ANNOUNCED,
+        EventClass.REGIONAL,
+        EventClass.CLUB,
+        EventClass.SELECTION,
+    )
+    ULTI_CLASSES = (
+        EventClass.NUB_QUALIFIER,
+        EventClass.NUB_SEMIFINAL,
+        EventClass.NUB_FINAL,
+        EventClass.RATING,
+        EventClass.TEAM_REGIONAL,
+        EventClass.TEAM_FINAL,
+        EventClass.SPORT_ULTI,
+    )
+    # Statuses the public sees in the calendar (a cancelled event stays visible once it was published).
+    PUBLIC_STATUSES = (Status.APPROVED, Status.PROPOSED)
+
+    federation = models.ForeignKey(
+        Federation, on_delete=models.PROTECT, related_name="events", verbose_name=_("federation")
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, null=True, blank=True, related_name="events", verbose_name=_("club")
+    )
     title = models.CharField(_("title"), max_length=200)
     format = models.CharField(_("format"), max_length=20, choices=Format.choices)
     start_date = models.DateField(_("start date"))
@@ -38,6 +101,97 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Calendar place
+    event_class = models.CharField(_("event class"), max_length=20, choices=EventClass.choices, blank=True)
+    in_federation_calendar = models.BooleanField(_("in the federation calendar"), default=True)
+    region = models.ForeignKey(
+        Region,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("region"),
+        help_text=_("Ulti regional events: players of other regions need a recorded notice."),
+    )
+    season = models.PositiveSmallIntegerField(
+        _("season"), null=True, blank=True, help_text=_("Empty: the year of the start date.")
+    )
+    qualifier_number = models.PositiveSmallIntegerField(
+        _("round of the series"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("NUB: the number of the qualifier (1-5) or of the semifinal (1-2) in the season."),
+    )
+    published_at = models.DateTimeField(_("published"), null=True, blank=True, editable=False)
+
+    # The announcement (VSz 4)
+    movement = models.CharField(_("movement / structure"), max_length=200, blank=True)
+    boards = models.PositiveSmallIntegerField(_("number of boards or deals"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue_address = models.CharField(_("venue address"), max_length=200, blank=True)
+    organiser_name = models.CharField(_("organiser"), max_length=200, blank=True)
+    organiser_address = models.CharField(_("organiser's address"), max_length=200, blank=True)
+    organiser_phone = models.CharField(_("organiser's phone"), max_length=40, blank=True)
+    director_name = models.CharField(_("tournament director"), max_length=200, blank=True)
+    entry_fee = models.PositiveIntegerField(
+        _("entry fee (Ft per player)"), default=0, help_text=_("Integer forints per player.")
+    )
+    junior_entry_fee = models.PositiveIntegerField(
+        _("junior entry fee (Ft per player)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: no junior discount (VSz 7)."),
+    )
+    meal_fee = models.PositiveIntegerField(_("meal cost (Ft per player)"), default=0)
+    meal_compulsory = models.BooleanField(
+        _("meals are compulsory"), default=False, help_text=_("Charged to every player with the fee (VSz 7).")
+    )
+    lodging = models.TextField(_("lodging and its cost"), blank=True)
+    entry_deadline = models.DateTimeField(_("entry deadline"), null=True, blank=True)
+    masterpoint_multiplier = models.DecimalField(
+        _("masterpoint multiplier"), max_digits=4, decimal_places=2, null=True, blank=True
+    )
+    earns_rating = models.BooleanField(_("earns rating (értékszám)"), default=False)
+    prizes = models.TextField(_("prizes"), blank=True)
+    notes = models.TextField(_("other information"), blank=True)
+    rule_set = models.CharField(
+        _("rule set"),
+        max_length=40,
+        blank=True,
+        validators=[RegexValidator(r"^[a-z0-9][a-z0-9_-]*$", _("Lower-case letters, digits, - and _."))],
+        help_text=_('Ulti: "mausz", "szolnok" or the key of a club\'s rule set.'),
+    )
+
+    # Who may enter (VSz 2-3, 6; MAUSZ 9, 12)
+    members_only = models.BooleanField(_("members only"), default=False)
+    citizens_only = models.BooleanField(_("Hungarian citizens only"), default=False)
+    residency_required = models.BooleanField(
+        _("foreign players must live in Hungary"),
+        default=False,
+        help_text=_("Budapest championships, National Pairs and Cups (VSz 2)."),
+    )
+    gender_restriction = models.CharField(
+        _("gender restriction"), max_length=10, choices=Gender.choices, default=Gender.OPEN
+    )
+    age_restriction = models.CharField(
+        _("age restriction"), max_length=10, choices=Age.choices, default=Age.OPEN
+    )
+    licence_required = models.BooleanField(
+        _("ulti licence required"),
+        default=False,
+        help_text=_("Sport ulti and NUB from the third qualifier require it anyway."),
+    )
+    capacity = models.PositiveIntegerField(
+        _("capacity (entries)"), null=True, blank=True, help_text=_("Empty: unlimited.")
+    )
+
+    # Appeals (VSz 9, 22): used by the appeals pages.
+    appeal_deadline_minutes = models.PositiveIntegerField(
+        _("appeal deadline (minutes after the session)"), default=30
+    )
+    appeal_deposit = models.PositiveIntegerField(_("appeal deposit (Ft)"), default=0)
+
     class Meta:
         ordering = ["start_date", "title"]
         indexes = [models.Index(fields=["federation", "status", "start_date"])]
@@ -46,3 +200,317 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.title} ({self.start_date:%Y-%m-%d})"
+
+    def clean(self):
+        errors = {}
+        game = self.federation.game if self.federation_id else None
+        if game == Federation.BRIDGE:
+            if self.format and self.format not in self.BRIDGE_FORMATS:
+                errors["format"] = _("This format is not a bridge format.")
+            if self.event_class and self.event_class not in self.BRIDGE_CLASSES:
+                errors["event_class"] = _("This event class belongs to ulti.")
+        elif game == Federation.ULTI:
+            if self.format and self.format not in self.ULTI_FORMATS:
+                errors["format"] = _("This format is not an ulti format.")
+            if self.event_class and self.event_class not in self.ULTI_CLASSES:
+                errors["event_class"] = _("This event class belongs to bridge.")
+            expected = formats.FORMAT_OF_ULTI_CLASS.get(self.event_class)
+            if expected and self.format and self.format != expected:
+                errors["format"] = _("A %(cls)s is played in the %(fmt)s format.") % {
+                    "cls": self.get_event_class_display(),
+                    "fmt": Event.Format(expected).label,
+                }
+            if self.masterpoint_multiplier is not None:
+                errors["masterpoint_multiplier"] = _("Ulti events earn rating, not masterpoints.")
+        if self.club_id and self.federation_id and self.club.federation_id != self.federation_id:
+            errors["club"] = _("The club belongs to another federation.")
+        if self.region_id and self.federation_id and self.region.federation_id != self.federation_id:
+            errors["region"] = _("The region belongs to another federation.")
+        if self.end_date and self.start_date and self.end_date < self.start_date:
+            errors["end_date"] = _("The end date is before the start date.")
+        if self.entry_deadline and self.start_date:
+            if timezone.localdate(self.entry_deadline) > self.last_day:
+                errors["entry_deadline"] = _("The entry deadline is after the event.")
+        if self.event_class == self.EventClass.RATING and self.entry_fee < fees.RATING_LEVY:
+            errors["entry_fee"] = _(
+                "A rating tournament's fee must cover the %(levy)s Ft federation levy."
+            ) % {"levy": fees.RATING_LEVY}
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def last_day(self) -> datetime.date:
+        return self.end_date or self.start_date
+
+    @property
+    def season_year(self) -> int:
+        return self.season or self.start_date.year
+
+    @property
+    def is_public(self) -> bool:
+        return self.status in self.PUBLIC_STATUSES or (
+            self.status == self.Status.CANCELLED and self.published_at is not None
+        )
+
+    @property
+    def needs_licence(self) -> bool:
+        return eligibility.licence_required(
+            self.format, self.event_class, self.qualifier_number, self.licence_required
+        )
+
+    @property
+    def shape(self) -> formats.Shape:
+        return formats.shape_of(self.format)
+
+    def first_session_start(self):
+        # Reads the prefetched sessions when the caller has them.
+        return min((s.starts_at for s in self.sessions.all()), default=None)
+
+    def play_started(self, now=None) -> bool:
+        """Play has started once the first session began (or the start date arrived, without sessions)."""
+        now = now or timezone.now()
+        first = self.first_session_start()
+        if first is not None:
+            return first <= now
+        return self.start_date <= timezone.localdate(now)
+
+    def deadline_passed(self, now=None) -> bool:
+        return self.entry_deadline is not None and (now or timezone.now()) > self.entry_deadline
+
+    def is_open_for_entry(self, now=None) -> bool:
+        return (
+            self.status == self.Status.APPROVED
+            and not self.deadline_passed(now)
+            and not self.play_started(now)
+        )
+
+    def active_entries(self):
+        return self.entries.filter(status=Entry.Status.ACTIVE)
+
+    def waiting_entries(self):
+        return self.entries.filter(status=Entry.Status.WAITING).order_by("waiting_since", "pk")
+
+    def places_left(self):
+        if self.capacity is None:
+            return None
+        return max(0, self.capacity - self.active_entries().count())
+
+
+def public_events_q(prefix=""):
+    """Events the public sees: approved and proposed ones, and cancelled ones that had been published."""
+    return Q(**{f"{prefix}status__in": Event.PUBLIC_STATUSES}) | Q(
+        **{f"{prefix}status": Event.Status.CANCELLED, f"{prefix}published_at__isnull": False}
+    )
+
+
+class Session(models.Model):
+    """A session (bridge) or round (ulti) with its announced start time."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    starts_at = models.DateTimeField(_("starts at"))
+
+    class Meta:
+        ordering = ["starts_at"]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+
+    def __str__(self):
+        return self.name or f"{timezone.localtime(self.starts_at):%Y-%m-%d %H:%M}"
+
+
+class Division(models.Model):
+    """A strength group (csoport, VSz 5) the players choose on entry."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(_("name"), max_length=100)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["order", "name"]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="unique_division_name")]
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
+
+    def __str__(self):
+        return self.name
+
+
+class ImmutableQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("History rows are immutable.")
+
+    def delete(self):
+        raise TypeError("History rows are immutable.")
+
+
+class EventChange(models.Model):
+    """One step of an event's history: who did what, when and why. Never changed or deleted."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("created")
+        EDITED = "edited", _("edited")
+        SUBMITTED = "submitted", _("submitted")
+        PROPOSED = "proposed", _("included in the proposed calendar")
+        APPROVED = "approved", _("approved")
+        RETURNED = "returned", _("returned")
+        MOVED = "moved", _("date moved")
+        CANCELLED = "cancelled", _("cancelled")
+        DIRECTOR = "director", _("director assigned")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    status_before = models.CharField(_("status before"), max_length=12, blank=True)
+    status_after = models.CharField(_("status after"), max_length=12, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    details = models.JSONField(_("what changed"), default=dict, blank=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("event change")
+        verbose_name_plural = _("event changes")
+
+    def __str__(self):
+        return f"{self.event_id} {self.action} {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise TypeError("History rows are immutable.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("History rows are immutable.")
+
+
+class RegionNotice(models.Model):
+    """A player's notice that he plays a season in another region than his club's (MAUSZ 9 (2))."""
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="region_notices")
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="+")
+    region = models.ForeignKey(Region, on_delete=models.PROTECT, related_name="+", verbose_name=_("region"))
+    season = models.PositiveSmallIntegerField(_("season"))
+    note = models.TextField(_("note"), blank=True)
+    board_consent = models.BooleanField(
+        _("board consent"),
+        default=False,
+        help_text=_("Needed when switching after playing in another region."),
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-season", "person"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person", "federation", "season"], name="one_region_notice_per_season"
+            )
+        ]
+        verbose_name = _("region notice")
+        verbose_name_plural = _("region notices")
+
+    def __str__(self):
+        return f"{self.person} → {self.region} ({self.season})"
+
+    def clean(self):
+        if self.region_id and self.federation_id and self.region.federation_id != self.federation_id:
+            raise ValidationError({"region": _("The region belongs to another federation.")})
+
+
+class Entry(models.Model):
+    """An entry (nevezés): one player, a pair or a team. Holds a place (active) or waits for one."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("entered")
+        WAITING = "waiting", _("on the waiting list")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        DECLINED = "declined", _("declined by the partner")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="entries")
+    division = models.ForeignKey(
+        Division,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entries",
+        verbose_name=_("division"),
+    )
+    team_name = models.CharField(_("team name"), max_length=100, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    by_organiser = models.BooleanField(_("entered by the organiser"), default=False)
+    late = models.BooleanField(_("late entry"), default=False)
+    division_moved_at = models.DateTimeField(_("moved to another division"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    fee_waived = models.BooleanField(
+        _("no fee owed"),
+        default=False,
+        help_text=_("Withdrew after being moved to another division (VSz 5)."),
+    )
+    no_show = models.BooleanField(_("did not show up"), default=False)
+
+    class Meta:
+        ordering = ["event", "entered_at", "pk"]
+        indexes = [models.Index(fields=["event", "status"])]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self):
+        names = " – ".join(m.person.full_name for m in self.members.all())
+        return f"{self.team_name} ({names})" if self.team_name else names
+
+    @property
+    def is_confirmed(self):
+        return all(m.confirmed_at for m in self.members.all())
+
+    @property
+    def is_open(self):
+        return self.status in (self.Status.ACTIVE, self.Status.WAITING)
+
+    def waiting_position(self):
+        if self.status != self.Status.WAITING:
+            return None
+        ahead = self.event.entries.filter(status=self.Status.WAITING).filter(
+            Q(waiting_since__lt=self.waiting_since) | Q(waiting_since=self.waiting_since, pk__lt=self.pk)
+        )
+        return ahead.count() + 1
+
+
+class EntryMember(models.Model):
+    """A player of an entry; the partner of a pair confirms online (confirmed_at)."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="members")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="entry_memberships")
+    position = models.PositiveSmallIntegerField(_("position"), default=1)
+    line = models.CharField(_("line"), max_length=1, blank=True, help_text=_("Ulti teams: A, B or C."))
+    is_captain = models.BooleanField(_("captain"), default=False)
+    # The club shown in public lists, as it was when the entry was made.
+    home_club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["entry", "position"]
+        constraints = [models.UniqueConstraint(fields=["entry", "person"], name="one_person_once_per_entry")]
+        verbose_name = _("entry member")
+        verbose_name_plural = _("entry members")
+
+    def __str__(self):
+        return f"{self.person} ({self.entry_id})"

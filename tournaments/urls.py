@@ -1,3 +1,40 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns = []
+from .views import announcements, calendar, entries, ledger
+
+urlpatterns = [
+    path("calendar/", calendar.calendar, name="calendar"),
+    path("calendar/<int:year>/", calendar.calendar, name="calendar_year"),
+    path("calendar/<int:year>/<int:month>/", calendar.calendar, name="calendar_month"),
+    path("calendar.ics", calendar.calendar_ics, name="calendar_ics"),
+    path(
+        "calendar/federation/<slug:code>.ics",
+        calendar.calendar_ics_federation,
+        name="calendar_ics_federation",
+    ),
+    path("calendar/club/<int:pk>.ics", calendar.calendar_ics_club, name="calendar_ics_club"),
+    path("calendar/region/<int:pk>.ics", calendar.calendar_ics_region, name="calendar_ics_region"),
+    path("events/manage/", announcements.organiser_events, name="organiser_events"),
+    path("events/new/", announcements.event_create, name="event_create"),
+    path("events/<int:pk>/", calendar.event_detail, name="event_detail"),
+    path("events/<int:pk>/edit/", announcements.event_edit, name="event_edit"),
+    path("events/<int:pk>/submit/", announcements.event_step, {"step": "submit"}, name="event_submit"),
+    path("events/<int:pk>/propose/", announcements.event_step, {"step": "propose"}, name="event_propose"),
+    path("events/<int:pk>/approve/", announcements.event_step, {"step": "approve"}, name="event_approve"),
+    path("events/<int:pk>/return/", announcements.event_reason_step, {"step": "return"}, name="event_return"),
+    path("events/<int:pk>/move/", announcements.event_reason_step, {"step": "move"}, name="event_move"),
+    path("events/<int:pk>/cancel/", announcements.event_reason_step, {"step": "cancel"}, name="event_cancel"),
+    path("events/<int:pk>/director/", announcements.event_assign_director, name="event_assign_director"),
+    path("events/<int:pk>/enter/", entries.entry_create, name="entry_create"),
+    path("events/<int:pk>/entries/", entries.manage_entries, name="manage_entries"),
+    path("events/<int:pk>/entries/add/", entries.entry_add, name="entry_add"),
+    path("events/<int:pk>/fees/", ledger.fee_ledger, name="fee_ledger"),
+    path("federations/<slug:code>/fees/", ledger.club_fee_summary, name="club_fee_summary"),
+    path("federations/<slug:code>/fees/<int:year>/", ledger.club_fee_summary, name="club_fee_summary_year"),
+    path("my-entries/", entries.my_entries, name="my_entries"),
+    path("entries/<int:pk>/confirm/", entries.entry_confirm, name="entry_confirm"),
+    path("entries/<int:pk>/decline/", entries.entry_decline, name="entry_decline"),
+    path("entries/<int:pk>/withdraw/", entries.entry_withdraw, name="entry_withdraw"),
+    path("entries/<int:pk>/no-show/", entries.entry_no_show, name="entry_no_show"),
+    path("entries/<int:pk>/division/", entries.entry_move_division, name="entry_move_division"),
+]

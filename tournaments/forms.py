@@ -1,0 +1,206 @@
+"""Forms of the announcement, the workflow steps and the entries."""
+
+from django import forms
+from django.db.models import Q
+from django.forms import inlineformset_factory
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Club, Federation, Role
+
+from .models import Division, Event, Session
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def known_rule_sets():
+    """Keys of the ulti engine's built-in rule sets, offered as suggestions (the field accepts any key)."""
+    try:
+        from ulti.rules import ruleset_keys
+    except ImportError:  # the ulti engine is optional for the calendar
+        return ("mausz", "szolnok")
+    return ruleset_keys()
+
+
+# The announcement form's fieldsets, in the order of VSz 4.
+EVENT_SECTIONS = [
+    (_("The event"), ["federation", "club", "title", "event_class", "format", "in_federation_calendar"]),
+    (_("Date and venue"), ["start_date", "end_date", "venue", "venue_address"]),
+    (_("Structure"), ["movement", "boards", "capacity", "season", "qualifier_number", "region", "rule_set"]),
+    (
+        _("Organiser and director"),
+        ["organiser_name", "organiser_address", "organiser_phone", "director_name"],
+    ),
+    (
+        _("Entry and fees"),
+        [
+            "entry_deadline",
+            "entry_fee",
+            "junior_entry_fee",
+            "meal_fee",
+            "meal_compulsory",
+            "lodging",
+            "masterpoint_multiplier",
+            "earns_rating",
+            "prizes",
+        ],
+    ),
+    (
+        _("Who may enter"),
+        [
+            "members_only",
+            "citizens_only",
+            "residency_required",
+            "gender_restriction",
+            "age_restriction",
+            "licence_required",
+        ],
+    ),
+    (_("Appeals and other information"), ["appeal_deadline_minutes", "appeal_deposit", "notes"]),
+]
+
+
+class EventForm(forms.ModelForm):
+    SECTIONS = EVENT_SECTIONS
+
+    class Meta:
+        model = Event
+        fields = [name for _title, names in EVENT_SECTIONS for name in names]
+        widgets = {
+            "start_date": DATE,
+            "end_date": DATE,
+            "entry_deadline": DATETIME,
+            "lodging": forms.Textarea(attrs={"rows": 2}),
+            "prizes": forms.Textarea(attrs={"rows": 2}),
+            "notes": forms.Textarea(attrs={"rows": 3}),
+            "rule_set": forms.TextInput(attrs={"list": "rule-sets"}),
+        }
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        roles = Role.objects.filter(user=user)
+        staff_feds = set(roles.filter(kind=Role.FEDERATION_STAFF).values_list("federation_id", flat=True))
+        admin_clubs = set(roles.filter(kind=Role.CLUB_ADMIN).values_list("club_id", flat=True))
+        if user.is_superuser:
+            feds, clubs = Federation.objects.all(), Club.objects.filter(is_active=True)
+        else:
+            clubs = Club.objects.filter(
+                Q(pk__in=admin_clubs) | Q(federation_id__in=staff_feds, is_active=True)
+            )
+            feds = Federation.objects.filter(Q(pk__in=staff_feds) | Q(clubs__in=admin_clubs)).distinct()
+        self.staff_feds = staff_feds
+        self.fields["federation"].queryset = feds
+        self.fields["club"].queryset = clubs.select_related("federation")
+        self.fields["club"].help_text = _("Empty only for the federation's own events.")
+        self.fields["event_class"].required = True
+        self.fields["entry_fee"].help_text = _(
+            "Per player. NUB qualifiers (1,200 Ft) and semifinals (2 x 1,500 Ft) have the federation's fixed fee; "
+            "the team championship has none."
+        )
+        self.fields["members_only"].help_text = _(
+            "Championships admit MBSz members only, foreigners only if resident in Hungary (VSz 2)."
+        )
+        if not self.instance.pk:
+            # The usual case, a club admin of one club: nothing to choose.
+            if len(feds) == 1:
+                self.initial["federation"] = self.initial.get("federation") or feds[0].pk
+            if len(admin_clubs) == 1 and not staff_feds:
+                self.initial["club"] = self.initial.get("club") or next(iter(admin_clubs))
+        if self.instance.pk and self.instance.status in (Event.Status.APPROVED, Event.Status.PROPOSED):
+            # Dates of a published event change only through "move", which tells the entrants.
+            for name in ("start_date", "end_date"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Use 'Move date' to change it; entrants are notified.")
+        self.rule_sets = known_rule_sets()
+
+    def sections(self):
+        return [(title, [self[name] for name in names]) for title, names in self.SECTIONS]
+
+    def clean(self):
+        data = super().clean()
+        federation, club = data.get("federation"), data.get("club")
+        if federation and club and club.federation_id != federation.pk:
+            self.add_error("club", _("The club belongs to another federation."))
+        if federation and not club and not (self.user.is_superuser or federation.pk in self.staff_feds):
+            self.add_error("club", _("Choose the organising club."))
+        if data.get("event_class") == Event.EventClass.CHAMPIONSHIP:
+            data["members_only"] = data["residency_required"] = True
+        return data
+
+
+class SessionForm(forms.ModelForm):
+    class Meta:
+        model = Session
+        fields = ["name", "starts_at"]
+        widgets = {"starts_at": DATETIME}
+
+
+SessionFormSet = inlineformset_factory(Event, Session, form=SessionForm, extra=2, can_delete=True)
+DivisionFormSet = inlineformset_factory(Event, Division, fields=["name", "order"], extra=2, can_delete=True)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class MoveForm(ReasonForm):
+    start_date = forms.DateField(label=_("New start date"), widget=DATE)
+    end_date = forms.DateField(label=_("New end date"), widget=DATE, required=False)
+
+    field_order = ["start_date", "end_date", "reason"]
+
+
+class DirectorForm(forms.Form):
+    email = forms.EmailField(label=_("E-mail address of the director's account"))
+
+
+class EntryForm(forms.Form):
+    """An entry: the entrant plays as player 1 (captain, line A); an organiser names every player."""
+
+    def __init__(self, *args, event, by_organiser=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.by_organiser = by_organiser
+        shape = event.shape
+        if event.divisions.exists():
+            self.fields["division"] = forms.ModelChoiceField(
+                label=_("Division"), queryset=event.divisions.all(), empty_label=None
+            )
+        if shape.is_team:
+            self.fields["team_name"] = forms.CharField(
+                label=_("Team name"), max_length=100, required=shape.team_name_required
+            )
+        for i in range(1 if by_organiser else 2, shape.max_players + 1):
+            self.fields[f"player_{i}"] = forms.CharField(
+                label=self._player_label(shape, i), max_length=20, required=i <= shape.min_players
+            )
+        if by_organiser:
+            self.fields["over_capacity"] = forms.BooleanField(
+                label=_("Give it a place even if the event is full"), required=False
+            )
+
+    @staticmethod
+    def _player_label(shape, i):
+        if shape.lines:
+            return _("Member number of the player on line %(line)s") % {"line": shape.lines[i - 1]}
+        if shape.max_players == 2 and i == 2:
+            return _("Partner's member number")
+        if shape.max_players == 1 or (shape.is_team and i == 1):
+            return _("Member number (captain)") if shape.is_team else _("Member number")
+        return _("Member number of player %(n)s") % {"n": i}
+
+    def member_numbers(self):
+        return [
+            self.cleaned_data[name].strip()
+            for name in sorted((n for n in self.fields if n.startswith("player_")), key=lambda n: int(n[7:]))
+            if self.cleaned_data.get(name, "").strip()
+        ]
+
+
+class DivisionMoveForm(forms.Form):
+    division = forms.ModelChoiceField(label=_("Division"), queryset=Division.objects.none(), empty_label=None)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["division"].queryset = event.divisions.all()

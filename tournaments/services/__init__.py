@@ -1,0 +1,1 @@
+"""Services: load models, call the pure engines (eligibility, fees), write the result in one transaction."""

@@ -1,0 +1,173 @@
+"""The e-mails of entries and calendar changes, written to the outbox in the caller's transaction.
+
+Texts are in the portal's language (Hungarian) whatever language the acting user browses in.
+"""
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+
+from federation.notifications import notify
+
+from ..models import Entry
+
+
+def _url(name, *args):
+    return getattr(settings, "PORTAL_URL", "") + reverse(name, args=args)
+
+
+def _date(value):
+    return formats.date_format(value, "Y. m. d.")
+
+
+def _emails(members):
+    return [m.person.email for m in members if m.person.email]
+
+
+def _send(members, subject, body):
+    recipients = _emails(members)
+    if recipients:
+        notify(recipients, subject, body)
+
+
+def _context(entry):
+    event = entry.event
+    return {
+        "event": event.title,
+        "date": _date(event.start_date),
+        "entry": entry.display_name,
+        "url": _url("event_detail", event.pk),
+        "my_entries": _url("my_entries"),
+    }
+
+
+def entry_received(entry, members):
+    """To every player of a new entry; a partner who must confirm gets the request instead."""
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = _context(entry)
+        if entry.status == Entry.Status.WAITING:
+            state = _("The event is full: your entry is number %(pos)s on the waiting list.") % {
+                "pos": entry.waiting_position()
+            }
+        else:
+            state = _("Your entry holds a place.")
+        confirmed = [m for m in members if m.confirmed_at]
+        pending = [m for m in members if not m.confirmed_at]
+        _send(
+            confirmed,
+            _("Entry received: %(event)s") % ctx,
+            _("Entry received for %(event)s (%(date)s): %(entry)s.") % ctx + "\n" + state + "\n" + ctx["url"],
+        )
+        if pending:
+            _send(
+                pending,
+                _("Please confirm your entry: %(event)s") % ctx,
+                _(
+                    "%(entry)s were entered for %(event)s (%(date)s). The entry is pending until you confirm "
+                    "it on your entries page: %(my_entries)s"
+                )
+                % ctx
+                + "\n"
+                + state,
+            )
+
+
+def entry_confirmed(entry):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = _context(entry)
+        _send(
+            entry.members.all(),
+            _("Entry confirmed: %(event)s") % ctx,
+            _("Every player confirmed the entry %(entry)s for %(event)s (%(date)s).") % ctx
+            + "\n"
+            + ctx["url"],
+        )
+
+
+def entry_declined(entry, declined_by):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {**_context(entry), "who": declined_by.full_name}
+        _send(
+            entry.members.exclude(person=declined_by),
+            _("Entry declined: %(event)s") % ctx,
+            _("%(who)s declined the entry %(entry)s for %(event)s (%(date)s); the entry is void.") % ctx,
+        )
+
+
+def entry_withdrawn(entry):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = _context(entry)
+        extra = (
+            _("No fee is owed: the entry was moved to another division (VSz 5).") if entry.fee_waived else ""
+        )
+        _send(
+            entry.members.all(),
+            _("Entry withdrawn: %(event)s") % ctx,
+            _("The entry %(entry)s for %(event)s (%(date)s) was withdrawn.") % ctx
+            + ("\n" + extra if extra else ""),
+        )
+
+
+def promoted(entry):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = _context(entry)
+        _send(
+            entry.members.all(),
+            _("You got a place: %(event)s") % ctx,
+            _(
+                "A place opened up in %(event)s (%(date)s): the entry %(entry)s moved from the waiting list into the field."
+            )
+            % ctx
+            + "\n"
+            + ctx["url"],
+        )
+
+
+def division_changed(entry, old, new):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {**_context(entry), "old": str(old or "-"), "new": str(new)}
+        _send(
+            entry.members.all(),
+            _("Division changed: %(event)s") % ctx,
+            _(
+                "The organiser moved the entry %(entry)s of %(event)s (%(date)s) from the %(old)s division to the "
+                "%(new)s division. You may withdraw the entry without owing the fee (VSz 5): %(my_entries)s"
+            )
+            % ctx,
+        )
+
+
+def _open_members(event):
+    from ..models import EntryMember
+
+    return EntryMember.objects.filter(
+        entry__event=event, entry__status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING]
+    ).select_related("person")
+
+
+def event_moved(event, old_start, reason):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {
+            "event": event.title,
+            "old": _date(old_start),
+            "new": _date(event.start_date),
+            "reason": reason,
+            "url": _url("event_detail", event.pk),
+        }
+        _send(
+            _open_members(event),
+            _("Date changed: %(event)s") % ctx,
+            _("The federation moved %(event)s from %(old)s to %(new)s.\nReason: %(reason)s\n%(url)s") % ctx,
+        )
+
+
+def event_cancelled(event, reason):
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {"event": event.title, "date": _date(event.start_date), "reason": reason}
+        _send(
+            _open_members(event),
+            _("Event cancelled: %(event)s") % ctx,
+            _("%(event)s (%(date)s) is cancelled; your entry is void and owes no fee.\nReason: %(reason)s")
+            % ctx,
+        )

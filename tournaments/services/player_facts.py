@@ -1,0 +1,73 @@
+"""Load what the eligibility rules need to know about an event and its players."""
+
+from django.utils.translation import gettext as _
+
+from federation.models import Membership, Person
+
+from ..eligibility import EventTerms, PlayerFacts
+from ..models import Entry, EntryMember, Event, RegionNotice
+from ..refusals import EntryRefused
+
+OPEN_STATUSES = (Entry.Status.ACTIVE, Entry.Status.WAITING)
+
+
+def event_terms(event: Event) -> EventTerms:
+    return EventTerms(
+        federation=event.federation.short_name,
+        start_date=event.start_date,
+        season=event.season_year,
+        event_format=event.format,
+        members_only=event.members_only,
+        citizens_only=event.citizens_only,
+        residency_required=event.residency_required,
+        gender=event.gender_restriction,
+        age=event.age_restriction,
+        licence_required=event.needs_licence,
+        region_id=event.region_id,
+        region_name=event.region.name if event.region_id else "",
+    )
+
+
+def player_facts(event: Event, person: Person, *, ignore_entry=None) -> PlayerFacts:
+    membership = person.membership(event.federation)
+    region = membership.playing_region if membership else None
+    suspension = person.active_suspension(event.federation, event.start_date)
+    entered = EntryMember.objects.filter(person=person, entry__event=event, entry__status__in=OPEN_STATUSES)
+    if ignore_entry is not None:
+        entered = entered.exclude(entry=ignore_entry)
+    notice = (
+        event.region_id is not None
+        and RegionNotice.objects.filter(
+            person=person, federation=event.federation, season=event.season_year, region=event.region
+        ).exists()
+    )
+    return PlayerFacts(
+        person_id=person.pk,
+        name=person.full_name,
+        birth_date=person.birth_date,
+        gender=person.gender,
+        citizenship=person.citizenship,
+        resident_in_hungary=person.resident_in_hungary,
+        is_member=membership is not None,
+        suspended=suspension is not None,
+        suspended_until=suspension.ends_on if suspension else None,
+        has_licence=person.licences.filter(federation=event.federation, year=event.season_year).exists(),
+        playing_region_id=region.pk if region else None,
+        playing_region_name=region.name if region else "",
+        region_notice=notice,
+        already_entered=entered.exists(),
+    )
+
+
+def find_player(event: Event, member_number: str) -> Person:
+    """The person with this member number, in the event's federation first, then in the other one."""
+    number = (member_number or "").strip()
+    if not number:
+        raise EntryRefused([_("Give the member number of every player.")])
+    memberships = Membership.objects.filter(member_number__iexact=number, is_active=True).select_related(
+        "person"
+    )
+    membership = memberships.filter(federation=event.federation).first() or memberships.first()
+    if membership is None:
+        raise EntryRefused([_("There is no member with the member number %(number)s.") % {"number": number}])
+    return membership.person

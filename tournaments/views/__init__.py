@@ -1,0 +1,1 @@
+"""Pages of the tournaments app: thin views that check permissions, call a service and render."""

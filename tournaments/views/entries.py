@@ -1,0 +1,216 @@
+"""Entries: the entry form, my entries (confirm, decline, withdraw) and the organiser's entry management."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..forms import DivisionMoveForm, EntryForm
+from ..models import Entry, EntryMember
+from ..refusals import Refused
+from ..services import entries as service
+from ..services.player_facts import find_player
+from .common import back, event_or_404, show_refusal
+
+MEMBERS = Prefetch("members", queryset=EntryMember.objects.select_related("person", "home_club"))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_create(request, pk):
+    event = event_or_404(request, pk)
+    person = getattr(request.user, "person", None)
+    if person is None:
+        messages.error(request, _("Link your account to your member record before entering."))
+        return redirect("link_member")
+    if not event.is_open_for_entry():
+        messages.error(request, _("%(event)s is not open for entries.") % {"event": event.title})
+        return redirect("event_detail", event.pk)
+    form = EntryForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            players = [person] + [find_player(event, n) for n in form.member_numbers()]
+            entry = service.create_entry(
+                event.pk,
+                request.user,
+                players,
+                division_id=form.cleaned_data.get("division") and form.cleaned_data["division"].pk,
+                team_name=form.cleaned_data.get("team_name", ""),
+            )
+        except Refused as refused:
+            show_refusal(request, refused)
+        else:
+            if entry.status == Entry.Status.WAITING:
+                messages.warning(
+                    request,
+                    _("The event is full: your entry is number %(pos)s on the waiting list.")
+                    % {"pos": entry.waiting_position()},
+                )
+            elif not entry.is_confirmed:
+                messages.success(request, _("Entry received; it is pending until your partner confirms it."))
+            else:
+                messages.success(request, _("Entry received."))
+            return redirect("my_entries")
+    return render(request, "tournaments/entry_form.html", {"event": event, "form": form, "person": person})
+
+
+@login_required
+def my_entries(request):
+    person = getattr(request.user, "person", None)
+    rows = []
+    if person is not None:
+        rows = list(
+            EntryMember.objects.filter(person=person)
+            .select_related("entry__event__federation", "entry__division")
+            .prefetch_related(
+                Prefetch("entry__members", queryset=EntryMember.objects.select_related("person"))
+            )
+            .order_by("-entry__event__start_date")
+        )
+    today = timezone.localdate()
+    to_confirm = [m for m in rows if m.confirmed_at is None and m.entry.is_open]
+    current = [
+        (m.entry, service.can_withdraw(request.user, m.entry))
+        for m in rows
+        if m.entry.is_open and m.entry.event.last_day >= today and m not in to_confirm
+    ]
+    past = [
+        m.entry
+        for m in rows
+        if not (m.entry.is_open and m.entry.event.last_day >= today) and m not in to_confirm
+    ]
+    return render(
+        request,
+        "tournaments/my_entries.html",
+        {"person": person, "to_confirm": to_confirm, "current": current, "past": past},
+    )
+
+
+def _entry_step(request, pk, step, done):
+    entry = get_object_or_404(Entry, pk=pk)
+    try:
+        step(entry.pk, request.user)
+    except Refused as refused:
+        show_refusal(request, refused)
+    else:
+        messages.success(request, done)
+    return back(request, "my_entries")
+
+
+@login_required
+@require_POST
+def entry_confirm(request, pk):
+    return _entry_step(request, pk, service.confirm, _("You confirmed the entry."))
+
+
+@login_required
+@require_POST
+def entry_decline(request, pk):
+    return _entry_step(request, pk, service.decline, _("You declined the entry."))
+
+
+@login_required
+@require_POST
+def entry_withdraw(request, pk):
+    return _entry_step(request, pk, service.withdraw, _("The entry is withdrawn."))
+
+
+@login_required
+def manage_entries(request, pk):
+    event = event_or_404(request, pk, "tournaments.manage_entries")
+    entries = (
+        event.entries.select_related("division").prefetch_related(MEMBERS).order_by("status", "entered_at")
+    )
+    groups = [(label, [e for e in entries if e.status == status]) for status, label in Entry.Status.choices]
+    return render(
+        request,
+        "tournaments/manage_entries.html",
+        {
+            "event": event,
+            "groups": groups,
+            "form": EntryForm(event=event, by_organiser=True),
+            "divisions": event.divisions.all(),
+            "started": event.play_started(),
+            "today": timezone.localdate(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def entry_add(request, pk):
+    event = event_or_404(request, pk, "tournaments.manage_entries")
+    form = EntryForm(request.POST, event=event, by_organiser=True)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label}: {error}" if label else error)
+        return redirect("manage_entries", event.pk)
+    try:
+        players = [find_player(event, n) for n in form.member_numbers()]
+        entry = service.create_entry(
+            event.pk,
+            request.user,
+            players,
+            division_id=form.cleaned_data.get("division") and form.cleaned_data["division"].pk,
+            team_name=form.cleaned_data.get("team_name", ""),
+            by_organiser=True,
+            over_capacity=form.cleaned_data.get("over_capacity", False),
+        )
+    except Refused as refused:
+        show_refusal(request, refused)
+    else:
+        messages.success(
+            request,
+            _("%(entry)s entered (%(status)s).")
+            % {
+                "entry": entry.display_name,
+                "status": entry.get_status_display(),
+            },
+        )
+    return redirect("manage_entries", event.pk)
+
+
+@login_required
+@require_POST
+def entry_no_show(request, pk):
+    entry = get_object_or_404(Entry, pk=pk)
+    if not request.user.has_perm("tournaments.manage_entries", entry.event):
+        raise PermissionDenied
+    value = request.POST.get("no_show", "1") == "1"
+    try:
+        service.mark_no_show(entry.pk, request.user, value)
+    except Refused as refused:
+        show_refusal(request, refused)
+    else:
+        messages.success(
+            request,
+            _("Marked as not showing up; the fee is still owed (VSz 7).") if value else _("Mark removed."),
+        )
+    return redirect("manage_entries", entry.event_id)
+
+
+@login_required
+@require_POST
+def entry_move_division(request, pk):
+    entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
+    if not request.user.has_perm("tournaments.manage_entries", entry.event):
+        raise PermissionDenied
+    form = DivisionMoveForm(request.POST, event=entry.event)
+    if not form.is_valid():
+        messages.error(request, _("Choose a division of this event."))
+        return redirect("manage_entries", entry.event_id)
+    try:
+        service.move_division(entry.pk, request.user, form.cleaned_data["division"].pk)
+    except Refused as refused:
+        show_refusal(request, refused)
+    else:
+        messages.success(
+            request, _("The entry was moved; its players are notified and may withdraw without fee.")
+        )
+    return redirect("manage_entries", entry.event_id)

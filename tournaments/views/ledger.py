@@ -1,0 +1,40 @@
+"""Fee ledgers: per event for its organiser and staff, per club for the federation's staff."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from federation.models import Federation
+
+from ..services import ledger
+from .common import event_or_404
+
+
+@login_required
+def fee_ledger(request, pk):
+    event = event_or_404(request, pk, "tournaments.view_fee_ledger")
+    return render(
+        request, "tournaments/fee_ledger.html", {"event": event, "ledger": ledger.event_ledger(event)}
+    )
+
+
+@login_required
+def club_fee_summary(request, code, year=None):
+    federation = get_object_or_404(Federation, code=code)
+    if not request.user.has_perm("tournaments.view_club_fee_summary", federation):
+        raise PermissionDenied
+    year = year or timezone.localdate().year
+    rows = ledger.club_summary(federation, year)
+    totals = {
+        "events": sum(r.events for r in rows),
+        "entries": sum(r.entries for r in rows),
+        "total": sum(r.total for r in rows),
+        "to_federation": sum(r.to_federation for r in rows),
+        "to_organiser": sum(r.to_organiser for r in rows),
+    }
+    return render(
+        request,
+        "tournaments/club_fee_summary.html",
+        {"federation": federation, "year": year, "rows": rows, "totals": totals},
+    )
