@@ -73,7 +73,9 @@ class ListEntryFilter(django_filters.FilterSet):
 class ListEntryViewSet(viewsets.ReadOnlyModelViewSet):
     """Stored ranking lists (annual, all-time, rating); filter by federation, kind and year."""
 
-    queryset = ListEntry.objects.select_related("federation").order_by("federation", "kind", "year", "position")
+    queryset = ListEntry.objects.select_related("federation").order_by(
+        "federation", "kind", "year", "position"
+    )
     serializer_class = ListEntrySerializer
     filterset_class = ListEntryFilter
     search_fields = []
@@ -105,7 +107,9 @@ class AwardSerializer(serializers.ModelSerializer):
 class AwardViewSet(viewsets.ReadOnlyModelViewSet):
     """The masterpoint ledger: every award of every version (``is_current`` marks the counting ones)."""
 
-    queryset = Award.objects.select_related("federation", "version").order_by("date", "event_id", "person_id", "pk")
+    queryset = Award.objects.select_related("federation", "version").order_by(
+        "date", "event_id", "person_id", "pk"
+    )
     serializer_class = AwardSerializer
     filterset_fields = ["federation__code", "person", "event", "is_current", "year"]
     search_fields = []
@@ -116,7 +120,17 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = PlayerRating
-        fields = ["federation", "person", "display", "mu", "sigma", "tables", "events", "provisional", "last_date"]
+        fields = [
+            "federation",
+            "person",
+            "display",
+            "mu",
+            "sigma",
+            "tables",
+            "events",
+            "provisional",
+            "last_date",
+        ]
 
 
 class PlayerRatingViewSet(viewsets.ReadOnlyModelViewSet):
@@ -194,7 +208,9 @@ class SeasonEntrySerializer(serializers.ModelSerializer):
 class SeasonEntryViewSet(viewsets.ReadOnlyModelViewSet):
     """NUB season tables: qualifiers and semifinal with status and reserve order, sport ulti invitations."""
 
-    queryset = SeasonEntry.objects.select_related("season").order_by("season", "stage", "eligible", "position", "pk")
+    queryset = SeasonEntry.objects.select_related("season").order_by(
+        "season", "stage", "eligible", "position", "pk"
+    )
     serializer_class = SeasonEntrySerializer
     filterset_fields = ["season__year", "season__federation__code", "stage", "status", "person"]
     search_fields = []
@@ -205,7 +221,18 @@ class QualificationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Qualification
-        fields = ["id", "season", "stage", "person", "rank", "via", "status", "invited_at", "deadline", "responded_at"]
+        fields = [
+            "id",
+            "season",
+            "stage",
+            "person",
+            "rank",
+            "via",
+            "status",
+            "invited_at",
+            "deadline",
+            "responded_at",
+        ]
         read_only_fields = fields
 
 
@@ -220,7 +247,11 @@ class QualificationViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Qualification.objects.none()
-        return Qualification.objects.filter(person__user=self.request.user).select_related("season").order_by("-pk")
+        return (
+            Qualification.objects.filter(person__user=self.request.user)
+            .select_related("season")
+            .order_by("-pk")
+        )
 
     def _answer(self, request, accept):
         q = self.get_object()
@@ -246,5 +277,3 @@ def register(router):
     router.register("rankings/schemes", AwardSchemeViewSet, basename="ranking-scheme")
     router.register("rankings/season-entries", SeasonEntryViewSet, basename="ranking-season-entry")
     router.register("rankings/qualifications", QualificationViewSet, basename="ranking-qualification")
-
-
