@@ -1,6 +1,15 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class UltiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ulti"
+    verbose_name = _("Ulti")
+
+    def ready(self):
+        # ulti/rules.py is the rule-set engine, so the permissions have their own module.
+        from . import permissions  # noqa: F401
+        from .services import source
+
+        source.register()

@@ -1,3 +1,25 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns = []
+from .views import director, public, sheets
+
+urlpatterns = [
+    path("", public.index, name="ulti_index"),
+    path("events/<int:pk>/", public.event_page, name="ulti_event"),
+    path("events/<int:pk>/standings/", public.standings, name="ulti_standings"),
+    path("events/<int:pk>/players/<int:person>/", public.player_card, name="ulti_player"),
+    path("events/<int:pk>/start/", director.start, name="ulti_start"),
+    path("events/<int:pk>/settings/", director.save_settings, name="ulti_settings"),
+    path("events/<int:pk>/recompute/", director.recompute, name="ulti_recompute"),
+    path("stages/<int:pk>/next/", director.next_stage, name="ulti_next_stage"),
+    path("groups/<int:pk>/draw/", director.generate, name="ulti_generate"),
+    path("groups/<int:pk>/schedule/", director.schedule, name="ulti_schedule"),
+    path("rounds/<int:pk>/", public.round_page, name="ulti_round"),
+    path("rounds/<int:pk>/publish/", director.publish, name="ulti_publish"),
+    path("rounds/<int:pk>/edit/", director.edit, name="ulti_round_edit"),
+    path("rounds/<int:pk>/cards/", director.cards, name="ulti_cards"),
+    path("rounds/<int:pk>/upload/", director.upload, name="ulti_upload"),
+    path("rounds/<int:pk>/versions/", director.versions, name="ulti_versions"),
+    path("tables/<int:pk>/sheet/", sheets.sheet_form, name="ulti_sheet"),
+    path("tables/<int:pk>/sheet/preview/", sheets.sheet_preview, name="ulti_sheet_preview"),
+    path("tables/<int:pk>/sheet/print/", public.sheet_print, name="ulti_sheet_print"),
+]

@@ -1,0 +1,73 @@
+"""Reading a round's forint results from CSV: one line per player, ``table;player;forint``.
+
+``player`` is the start number printed on the table card, or the federation member number. A header line
+is optional; the separator may be ';', ',' or a tab; forints may carry a sign, thousands spaces and "Ft".
+The whole file is read before anything is checked against the round, so every line error is reported
+at once (with its line number) and nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+HEADER_WORDS = {"asztal", "table", "jatekos", "játékos", "player", "forint", "ft", "eredmeny", "eredmény"}
+_FORINT = re.compile(r"^[+-]?\d+$")
+
+
+@dataclass(frozen=True)
+class Line:
+    line: int
+    table: str
+    player: str
+    forint: int
+
+
+class CsvError(ValueError):
+    def __init__(self, messages: list[str]):
+        self.messages = messages
+        super().__init__("; ".join(messages))
+
+
+def _forint(text: str) -> int | None:
+    cleaned = text.replace("\u00a0", "").replace(" ", "").replace("Ft", "").replace("ft", "")
+    cleaned = cleaned.replace("\u2212", "-")
+    return int(cleaned) if _FORINT.match(cleaned) else None
+
+
+def parse(text: str) -> list[Line]:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise CsvError([_("The file is empty.")])
+    sample = text[:2000]
+    delimiter = max(";,\t", key=sample.count)
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    out, errors = [], []
+    for number, row in enumerate(rows, start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if number == 1 and {c.lower() for c in cells} & HEADER_WORDS:
+            continue
+        if len(cells) < 3:
+            errors.append(_("Line %(n)s: expected table, player and forint.") % {"n": number})
+            continue
+        table, player, amount = cells[0], cells[1], cells[2]
+        if not table.isdigit():
+            errors.append(_("Line %(n)s: %(value)s is not a table number.") % {"n": number, "value": table})
+            continue
+        forint = _forint(amount)
+        if forint is None:
+            errors.append(_("Line %(n)s: %(value)s is not a forint amount.") % {"n": number, "value": amount})
+            continue
+        out.append(Line(number, str(int(table)), player, forint))
+    if errors:
+        raise CsvError(errors)
+    if not out:
+        raise CsvError([_("The file has no results.")])
+    return out

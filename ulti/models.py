@@ -1,0 +1,391 @@
+"""Ulti events as played: stages, groups, rounds of tables, forint results and score sheets.
+
+Results are append-only: every upload of a round (web form, CSV or a saved score sheet) is a new
+``RoundUpload`` holding the round's complete results at that moment, so the latest version alone says what
+the standings were computed from. ``TableScore``, ``Standing`` and ``TeamStanding`` are materialised by the
+recompute task and stamped with the event version (``results.RecomputeState``) they reflect.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from results.models import VersionedUpload
+from ulti.rules import RuleSet, get_ruleset
+
+SCOPE = "ulti"
+
+
+class ImmutableQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("Ulti result versions are append-only.")
+
+    def delete(self):
+        raise TypeError("Ulti result versions are append-only.")
+
+
+class AppendOnly(models.Model):
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise TypeError("Ulti result versions are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("Ulti result versions are append-only.")
+
+
+class UltiEvent(models.Model):
+    """An event's ulti settings: the rule set it is played under (a frozen copy) and the unit's value."""
+
+    event = models.OneToOneField("tournaments.Event", on_delete=models.CASCADE, related_name="ulti")
+    rules = models.JSONField(_("rule set"), help_text=_("The rule set as it was when play started."))
+    unit_forints = models.PositiveIntegerField(
+        _("forint value of one unit"), default=10, help_text=_("Score sheets multiply units by this.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("ulti event")
+        verbose_name_plural = _("ulti events")
+
+    def __str__(self):
+        return str(self.event)
+
+    @property
+    def ruleset(self) -> RuleSet:
+        try:
+            return RuleSet.from_dict(self.rules)
+        except (ValueError, TypeError):
+            return get_ruleset("mausz")
+
+
+class Stage(models.Model):
+    """Qualifier, semifinal or final of one event; every stage starts from zero (MAUSZ II. 10. (5))."""
+
+    class System(models.TextChoices):
+        SWISS = "swiss", _("Swiss pairing")
+        ALL_PLAY_ALL = "all_play_all", _("all-play-all")
+
+    class Kind(models.TextChoices):
+        MAIN = "main", _("tournament")
+        QUALIFIER = "qualifier", _("qualifier")
+        FINAL = "final", _("final")
+
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="ulti_stages")
+    number = models.PositiveSmallIntegerField(_("number"))
+    kind = models.CharField(_("stage"), max_length=10, choices=Kind.choices, default=Kind.MAIN)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    system = models.CharField(_("pairing system"), max_length=20, choices=System.choices)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    source = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("qualified from"),
+    )
+    qualified = models.PositiveSmallIntegerField(_("players qualified"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="ulti_one_stage_number")]
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+
+    def __str__(self):
+        return self.name or str(self.get_kind_display())
+
+
+class Group(models.Model):
+    """Players of one stage who are paired among themselves (sport ulti: several groups on one day)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")
+    name = models.CharField(_("name"), max_length=20, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["stage", "order", "name"]
+        constraints = [models.UniqueConstraint(fields=["stage", "name"], name="ulti_one_group_name")]
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+
+    def __str__(self):
+        return self.name or str(self.stage)
+
+    @property
+    def event(self):
+        return self.stage.event
+
+    @property
+    def event_id(self):
+        return self.stage.event_id
+
+
+class Participant(models.Model):
+    """A person playing in one stage, in one group; the start number is his seed in the group."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="participants")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="participants")
+    person = models.ForeignKey(
+        "federation.Person", on_delete=models.PROTECT, related_name="ulti_participations"
+    )
+    entry = models.ForeignKey(
+        "tournaments.Entry", on_delete=models.PROTECT, null=True, blank=True, related_name="ulti_participants"
+    )
+    line = models.CharField(_("line"), max_length=1, blank=True)
+    number = models.PositiveSmallIntegerField(_("start number"))
+    rating = models.IntegerField(_("live rating at the draw"), default=0)
+
+    class Meta:
+        ordering = ["group", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "person"], name="ulti_one_participant_per_stage"),
+            models.UniqueConstraint(fields=["group", "number"], name="ulti_one_start_number"),
+        ]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+
+    def __str__(self):
+        return f"{self.number}. {self.person}"
+
+    @property
+    def key(self) -> str:
+        """The id the pure engines know this participant by."""
+        return str(self.pk)
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+
+    class Method(models.TextChoices):
+        SWISS = "swiss", _("Swiss pairing")
+        SCHEDULE = "schedule", _("all-play-all schedule")
+        MANUAL = "manual", _("edited by hand")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    method = models.CharField(_("drawn by"), max_length=10, choices=Method.choices)
+    notes = models.JSONField(_("explanations"), default=list, blank=True)
+    repeats = models.PositiveSmallIntegerField(_("repeat meetings"), default=0)
+    generated_at = models.DateTimeField(auto_now_add=True)
+    generated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    edited_at = models.DateTimeField(null=True, blank=True)
+    edited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["group", "number"]
+        constraints = [models.UniqueConstraint(fields=["group", "number"], name="ulti_one_round_number")]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self):
+        return f"{self.group.stage} {self.group.name} {self.number}".replace("  ", " ")
+
+    @property
+    def event(self):
+        return self.group.stage.event
+
+    @property
+    def event_id(self):
+        return self.group.stage.event_id
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="ulti_one_table_number")]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self):
+        return f"{self.round} / {self.number}"
+
+    @property
+    def event(self):
+        return self.round.event
+
+    @property
+    def event_id(self):
+        return self.round.event_id
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="ulti_one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "participant"], name="ulti_one_seat_per_player"),
+        ]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+
+    def __str__(self):
+        return f"{self.table}: {self.position}. {self.participant_id}"
+
+
+class Bye(models.Model):
+    """Sitting out a round (erőnyerő): scores the rule set's bye points."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "participant"], name="ulti_one_bye_per_round")
+        ]
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+
+    def __str__(self):
+        return f"{self.round}: {self.participant_id}"
+
+
+class RoundUpload(AppendOnly, VersionedUpload):
+    """One version of a round's forint results (every table that has a result at that moment)."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="uploads")
+    event_version = models.PositiveIntegerField(_("event version"), default=0)
+    raw = models.TextField(_("uploaded text"), blank=True)
+
+    class Meta(VersionedUpload.Meta):
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="ulti_one_upload_number")]
+        verbose_name = _("round result version")
+        verbose_name_plural = _("round result versions")
+
+    def __str__(self):
+        return f"{self.round} v{self.number}"
+
+
+class ForintResult(AppendOnly):
+    upload = models.ForeignKey(RoundUpload, on_delete=models.PROTECT, related_name="lines")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="+")
+    forint = models.IntegerField(_("forint result"))
+
+    class Meta:
+        ordering = ["upload", "table", "pk"]
+        verbose_name = _("forint result")
+        verbose_name_plural = _("forint results")
+
+    def __str__(self):
+        return f"{self.upload}: {self.participant_id} {self.forint:+d}"
+
+
+class ScoreSheet(AppendOnly):
+    """A table's round entered deal by deal (pontozólap); saving it writes the round's next version."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sheets")
+    number = models.PositiveIntegerField(_("version"))
+    deals = models.JSONField(_("deals"))
+    unit_forints = models.PositiveIntegerField(_("forint value of one unit"))
+    totals = models.JSONField(_("forint totals"), help_text=_("Participant id -> forints."))
+    upload = models.ForeignKey(RoundUpload, on_delete=models.PROTECT, related_name="sheets")
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="ulti_one_sheet_number")]
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
+
+    def __str__(self):
+        return f"{self.table} v{self.number}"
+
+    @property
+    def event(self):
+        return self.table.event
+
+
+class TableScore(models.Model):
+    """A seat's result as scored from the latest version: forints, table points and place at the table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="table_scores")
+    forint = models.IntegerField()
+    points = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    event_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["table", "place", "participant"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "participant"], name="ulti_one_score_per_seat")
+        ]
+
+    def __str__(self):
+        return f"{self.table}: {self.participant_id} {self.points}"
+
+
+class Standing(models.Model):
+    """A participant's standing after a round, in one group or (group empty) over the whole stage."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standings")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="standings")
+    after_round = models.PositiveSmallIntegerField()
+    place = models.CharField(max_length=12)
+    place_from = models.PositiveIntegerField()
+    place_to = models.PositiveIntegerField()
+    order = models.PositiveIntegerField()
+    points = models.IntegerField()
+    forint = models.IntegerField()
+    tables = models.PositiveSmallIntegerField()
+    byes = models.PositiveSmallIntegerField()
+    round_points = models.JSONField(default=list)
+    event_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["stage", "group", "after_round", "order"]
+        indexes = [models.Index(fields=["stage", "after_round", "order"])]
+
+    def __str__(self):
+        return f"{self.stage_id}/{self.after_round}: {self.place}. {self.participant_id}"
+
+
+class TeamStanding(models.Model):
+    """Team ulti: a team's standing after a round, from its three members' results."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="team_standings")
+    entry = models.ForeignKey("tournaments.Entry", on_delete=models.CASCADE, related_name="+")
+    after_round = models.PositiveSmallIntegerField()
+    place = models.CharField(max_length=12)
+    place_from = models.PositiveIntegerField()
+    place_to = models.PositiveIntegerField()
+    order = models.PositiveIntegerField()
+    points = models.IntegerField()
+    forint = models.IntegerField()
+    members = models.JSONField(default=list)
+    event_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["stage", "after_round", "order"]
+
+    def __str__(self):
+        return f"{self.stage_id}/{self.after_round}: {self.place}. {self.entry_id}"

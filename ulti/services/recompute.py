@@ -1,0 +1,198 @@
+"""What the recompute task does: score every table of the latest versions, then the standings after each
+round (per group and over the whole stage) and, in team ulti, the team standings, replacing the stored
+rows in one transaction under the event's recompute lock (``results.services.recompute``).
+
+Running it twice gives the same rows; a run that finds the stamp current does nothing.
+
+Team ulti: a team's score is the sum of its three members' table points, then the sum of their forints
+(the rule book ranks a team championship the way it ranks players: points, then forint); teams equal on
+both share the place.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db import transaction
+
+from results.services import recompute
+from tournaments.models import Event
+from ulti.standings import StandingsError, compute_standings
+from ulti.tables import TableError, score_table
+
+from ..models import SCOPE, Participant, Stage, Standing, Table, TableScore, TeamStanding
+from . import draw, loading
+
+
+class RecomputeError(Exception):
+    """The engines refused the stored results (a data problem the director must see)."""
+
+
+def recompute_event(event_id: int, *, force: bool = False) -> dict:
+    was_final = False
+    with recompute(event_id, SCOPE) as state:
+        if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
+            return {"event": event_id, "version": state.computed_version, "skipped": True}
+        was_final = state.computed_at is not None
+        summary = _recompute(event_id, state.latest_version)
+    _tell_rankings(event_id, "correction" if was_final else "")
+    return summary
+
+
+def _tell_rankings(event_id: int, reason: str) -> None:
+    try:
+        from rankings.services import results_changed
+    except ImportError:  # the rankings app is optional
+        return
+    results_changed(event_id, reason)
+
+
+def record_failure(event_id: int, message: str) -> None:
+    from results.models import RecomputeState
+
+    with transaction.atomic():
+        RecomputeState.objects.filter(event_id=event_id, scope=SCOPE).update(error=message[:2000])
+
+
+def _recompute(event_id: int, version: int) -> dict:
+    event = Event.objects.get(pk=event_id)
+    settings = loading.settings_of(event)
+    if settings is None:
+        return {"event": event_id, "version": version, "stages": 0}
+    ruleset = settings.ruleset
+    stages = list(Stage.objects.filter(event=event).prefetch_related("groups").order_by("number"))
+    TableScore.objects.filter(table__round__group__stage__event=event).delete()
+    Standing.objects.filter(stage__event=event).delete()
+    TeamStanding.objects.filter(stage__event=event).delete()
+    tables = {t.pk: t for t in Table.objects.filter(round__group__stage__event=event)}
+    counts = {"table_scores": 0, "standings": 0, "team_standings": 0}
+    for stage in stages:
+        try:
+            rounds = draw.engine_rounds(stage)
+            counts["table_scores"] += _table_scores(stage, rounds, ruleset, tables, version)
+            counts["standings"] += _standings(stage, rounds, ruleset, version)
+        except (StandingsError, TableError) as error:
+            raise RecomputeError(f"{stage}: {error}")
+        if event.format == Event.Format.ULTI_TEAM:
+            counts["team_standings"] += _team_standings(stage, version)
+    return {"event": event_id, "version": version, "stages": len(stages), **counts}
+
+
+def _table_scores(stage, rounds, ruleset, tables, version) -> int:
+    by_number = defaultdict(dict)
+    for t in tables.values():
+        by_number[(t.round_id)][str(t.number)] = t
+    round_ids = {(r.group_id, r.number): r.pk for g in stage.groups.all() for r in g.rounds.all()}
+    rows = []
+    for result in rounds:
+        rid = round_ids[(int(result.group), result.round)]
+        for table in result.tables:
+            scored = score_table(table, ruleset)
+            for key, points in scored.points.items():
+                rows.append(
+                    TableScore(
+                        table=by_number[rid][table.table],
+                        participant_id=int(key),
+                        forint=scored.forints[key],
+                        points=points,
+                        place=scored.places[key],
+                        event_version=version,
+                    )
+                )
+    TableScore.objects.bulk_create(rows)
+    return len(rows)
+
+
+def _standings(stage, rounds, ruleset, version) -> int:
+    participants = list(Participant.objects.filter(stage=stage).select_related("group"))
+    order_of = {p.key: (p.group.order, p.number) for p in participants}
+    groups = list(stage.groups.all())
+    played = sorted({r.round for r in rounds})
+    rows = []
+    for k in played:
+        upto = [r for r in rounds if r.round <= k]
+        scopes = [(None, [p.key for p in participants], None)]
+        if len(groups) > 1:
+            scopes += [(g, [p.key for p in participants if p.group_id == g.pk], str(g.pk)) for g in groups]
+        for group, keys, group_key in scopes:
+            table = compute_standings(upto, ruleset, group=group_key, players=keys, display_key=order_of.get)
+            for i, s in enumerate(table, start=1):
+                rows.append(
+                    Standing(
+                        stage=stage,
+                        group=group,
+                        participant_id=int(s.player),
+                        after_round=k,
+                        place=s.place,
+                        place_from=s.place_from,
+                        place_to=s.place_to,
+                        order=i,
+                        points=s.points,
+                        forint=s.forint,
+                        tables=s.tables,
+                        byes=s.byes,
+                        round_points=list(s.round_points),
+                        event_version=version,
+                    )
+                )
+    Standing.objects.bulk_create(rows)
+    return len(rows)
+
+
+def team_table(members: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, int, int, int]]:
+    """(entry, points, forint, place_from, place_to) by team points, then forint; equal teams share a place.
+
+    ``members``: entry id -> [(points, forint) of each member].
+    """
+    totals = {e: (sum(p for p, _f in ms), sum(f for _p, f in ms)) for e, ms in members.items()}
+    order = sorted(totals, key=lambda e: (-totals[e][0], -totals[e][1], e))
+    out, i = [], 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and totals[order[j + 1]] == totals[order[i]]:
+            j += 1
+        for e in order[i : j + 1]:
+            out.append((e, totals[e][0], totals[e][1], i + 1, j + 1))
+        i = j + 1
+    return out
+
+
+def _team_standings(stage, version) -> int:
+    rows = []
+    standings = Standing.objects.filter(stage=stage, group=None).select_related("participant__person")
+    by_round: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    names: dict[int, dict[int, dict]] = defaultdict(dict)
+    for s in standings:
+        entry = s.participant.entry_id
+        if entry is None:
+            continue
+        by_round[s.after_round][entry].append((s.points, s.forint))
+        names[s.after_round].setdefault(entry, [])
+        names[s.after_round][entry].append(
+            {
+                "person_id": s.participant.person_id,
+                "name": str(s.participant.person),
+                "line": s.participant.line,
+                "points": s.points,
+                "forint": s.forint,
+            }
+        )
+    for k, members in by_round.items():
+        for i, (entry, points, forint, lo, hi) in enumerate(team_table(members), start=1):
+            rows.append(
+                TeamStanding(
+                    stage=stage,
+                    entry_id=entry,
+                    after_round=k,
+                    place=str(lo) if lo == hi else f"{lo}-{hi}",
+                    place_from=lo,
+                    place_to=hi,
+                    order=i,
+                    points=points,
+                    forint=forint,
+                    members=sorted(names[k][entry], key=lambda m: m["line"]),
+                    event_version=version,
+                )
+            )
+    TeamStanding.objects.bulk_create(rows)
+    return len(rows)

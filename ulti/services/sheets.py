@@ -1,0 +1,129 @@
+"""Score sheets: settle a table's deals on the server and feed the totals in as the round's next version."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .. import sheet
+from ..models import ScoreSheet, Table
+from . import UltiError, loading, uploads
+
+
+def keys_of(table: Table) -> list[str]:
+    return [str(s.participant_id) for s in table.seats.order_by("position")]
+
+
+def context_of(table: Table):
+    """(scoring rules, deals per round, forints per unit) of the table's event."""
+    settings = loading.settings_of(table.round.event)
+    if settings is None:
+        raise UltiError(_("The event is not set up for ulti yet."))
+    ruleset = settings.ruleset
+    return (
+        sheet.scoring_rules(ruleset.key, ruleset.silent_games),
+        ruleset.deals_per_round,
+        settings.unit_forints,
+    )
+
+
+def names_of(table: Table) -> dict[str, str]:
+    return {
+        str(s.participant_id): str(s.participant.person)
+        for s in table.seats.select_related("participant__person")
+    }
+
+
+def message(error: sheet.SheetError, names: dict[str, str] | None = None) -> str:
+    """The director's wording of a sheet error, naming the deal (and the players, not their ids)."""
+    texts = {
+        "dealer": _("choose the dealer"),
+        "declarer": _("choose the declarer"),
+        "bid": _("unknown bid %(detail)s"),
+        "outcome": _("unknown outcome %(detail)s"),
+        "silent": _("unknown silent achievement %(detail)s"),
+        "revoke": _("unknown phase of the irregularity %(detail)s"),
+    }
+    if error.kind == "count":
+        return (
+            _("The sheet has %(found)s deals; the rule set plays %(required)s deals a round.") % error.params
+        )
+    # The scoring engine words its own refusals (e.g. "kontra by the declarer ...").
+    text = texts[error.kind] % {"detail": error.detail} if error.kind in texts else error.detail
+    for key, name in (names or {}).items():
+        text = text.replace(f"'{key}'", name)
+    return _("Deal %(n)s: %(text)s") % {"n": error.deal, "text": text}
+
+
+def preview(table: Table, data) -> dict:
+    """Running totals for the form as the director types (the JavaScript posts here)."""
+    rules, required, unit = context_of(table)
+    keys = keys_of(table)
+    rows = sheet.records_from_form(data, keys, max(required, _rows_posted(data)))
+    result = sheet.settle_sheet(rows, keys, rules, unit)
+    names = names_of(table)
+    return {
+        "deals": [
+            {
+                "number": line.number,
+                "forints": line.forints,
+                "running": line.running,
+                "slots": sheet.slots_of(line.record.get("bid", "")),
+                "error": message(line.error, names) if line.error else "",
+            }
+            for line in result.lines
+        ],
+        "totals": result.totals,
+        "count": len(result.lines),
+        "required": required,
+        "complete": not result.errors and len(result.lines) == required,
+    }
+
+
+def _rows_posted(data) -> int:
+    numbers = [int(k[1:].split("_")[0]) for k in data if k.startswith("d") and k[1:].split("_")[0].isdigit()]
+    return min(max(numbers, default=0), 60)
+
+
+def settle_records(table: Table, rows: list[tuple[int, dict]]) -> sheet.SheetResult:
+    rules, required, unit = context_of(table)
+    result = sheet.settle_sheet(rows, keys_of(table), rules, unit)
+    try:
+        sheet.check_complete(result, required)
+    except sheet.SheetError as error:
+        names = names_of(table)
+        raise UltiError([message(error, names)] + [message(e, names) for e in result.errors[1:]])
+    return result
+
+
+def save_form(table: Table, data, *, user, note="") -> ScoreSheet:
+    _rules, required, _unit = context_of(table)
+    rows = sheet.records_from_form(data, keys_of(table), max(required, _rows_posted(data)))
+    return save(table, rows, user=user, note=note)
+
+
+@transaction.atomic
+def save(table: Table, rows: list[tuple[int, dict]], *, user, note="") -> ScoreSheet:
+    """Settle every deal (the server is the authority) and write the totals as the table's round result."""
+    result = settle_records(table, rows)
+    _rules, _required, unit = context_of(table)
+    upload = uploads.upload_table(
+        table,
+        {int(k): v for k, v in result.totals.items()},
+        user=user,
+        note=note or _("score sheet of table %(t)s") % {"t": table.number},
+    )
+    last = ScoreSheet.objects.filter(table=table).order_by("-number").first()
+    return ScoreSheet.objects.create(
+        table=table,
+        number=(last.number + 1) if last else 1,
+        deals=[record for _n, record in rows],
+        unit_forints=unit,
+        totals=result.totals,
+        upload=upload,
+        entered_by=user,
+    )
+
+
+def latest(table: Table) -> ScoreSheet | None:
+    return ScoreSheet.objects.filter(table=table).order_by("-number").first()

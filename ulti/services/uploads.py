@@ -1,0 +1,193 @@
+"""A round's forint results in: validated whole, written as the round's next version, recompute queued.
+
+Every table is checked before anything is written: unknown table or player, a missing table or seat, a
+table whose forints do not sum to zero (named). A full upload (form, CSV, API) must cover every table; a
+score sheet changes one table and copies the others from the latest version.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from config.celery import enqueue_on_commit
+from results.models import VersionedUpload
+from results.services import mark_uploaded, next_version_number
+from ulti.tables import TableError, TableResult
+
+from .. import csv_upload
+from ..models import SCOPE, ForintResult, Round, RoundUpload
+from . import UltiError, loading
+from .draw import _lock
+
+Source = VersionedUpload.Source
+
+
+def _tables(rnd: Round) -> dict[str, tuple]:
+    """table number (text) -> (table, [participants in seat order])."""
+    seats = loading.seats_of([rnd])
+    return {str(t.number): (t, [s.participant for s in seats.get(t.pk, [])]) for t in rnd.tables.all()}
+
+
+def _label(p) -> str:
+    return f"{p.number}. {p.person}"
+
+
+def check_table(number: str, players: list, forints: dict[int, int]) -> list[str]:
+    """Errors of one table's three results (participant id -> forint), translated."""
+    errors = []
+    seated = {p.pk for p in players}
+    for pid in forints:
+        if pid not in seated:
+            errors.append(_("Table %(t)s: a player who does not sit at this table.") % {"t": number})
+    missing = [p for p in players if p.pk not in forints]
+    for p in missing:
+        errors.append(_("Table %(t)s: no forint result for %(name)s.") % {"t": number, "name": _label(p)})
+    if errors:
+        return errors
+    values = [forints[p.pk] for p in players]
+    total = sum(values)
+    if total != 0:
+        detail = ", ".join(f"{_label(p)}: {forints[p.pk]:+d}" for p in players)
+        return [
+            _("Table %(t)s: the forint results sum to %(sum)s, not 0 (%(detail)s).")
+            % {"t": number, "sum": f"{total:+d}", "detail": detail}
+        ]
+    try:
+        TableResult(number, tuple(str(p.pk) for p in players), tuple(values))
+    except TableError:
+        return [_("Table %(t)s: these results cannot be scored.") % {"t": number}]
+    return []
+
+
+def _write(rnd: Round, lines: list[tuple], *, user, source, note="", file_name="", raw="") -> RoundUpload:
+    """lines: (table, participant id, forint). Inside the caller's transaction, after _lock."""
+    event_version = mark_uploaded(rnd.event_id, SCOPE)
+    upload = RoundUpload.objects.create(
+        round=rnd,
+        number=next_version_number(RoundUpload, round=rnd),
+        source=source,
+        uploaded_by=user,
+        note=note[:500],
+        file_name=file_name[:200],
+        event_version=event_version,
+        raw=raw,
+    )
+    ForintResult.objects.bulk_create(
+        ForintResult(upload=upload, table=table, participant_id=pid, forint=forint)
+        for table, pid, forint in lines
+    )
+    from .. import tasks
+
+    enqueue_on_commit(tasks.recompute_ulti_event, rnd.event_id)
+    return upload
+
+
+@transaction.atomic
+def upload_round(
+    rnd: Round, results: dict, *, user, source=Source.FORM, note="", file_name="", raw=""
+) -> RoundUpload:
+    """``results``: table number -> {participant id: forint} for EVERY table of the round."""
+    _lock(rnd.event_id)
+    rnd = Round.objects.select_related("group__stage").get(pk=rnd.pk)
+    if not rnd.is_published:
+        raise UltiError(_("Round %(n)s is not published yet.") % {"n": rnd.number})
+    tables = _tables(rnd)
+    errors = []
+    given = {str(k): v for k, v in results.items()}
+    for number in sorted(set(given) - set(tables), key=_as_int):
+        errors.append(
+            _("Table %(t)s: there is no such table in round %(n)s.") % {"t": number, "n": rnd.number}
+        )
+    for number in sorted(tables, key=_as_int):
+        if not given.get(number):
+            errors.append(_("Table %(t)s: no results.") % {"t": number})
+            continue
+        errors.extend(check_table(number, tables[number][1], given[number]))
+    if errors:
+        raise UltiError(errors)
+    lines = [
+        (tables[number][0], pid, forint)
+        for number in sorted(tables, key=_as_int)
+        for pid, forint in given[number].items()
+    ]
+    return _write(rnd, lines, user=user, source=source, note=note, file_name=file_name, raw=raw)
+
+
+def _as_int(text: str):
+    return (0, int(text)) if str(text).isdigit() else (1, str(text))
+
+
+@transaction.atomic
+def upload_csv(rnd: Round, text: str, *, user, file_name="", note="") -> RoundUpload:
+    try:
+        lines = csv_upload.parse(text)
+    except csv_upload.CsvError as error:
+        raise UltiError(error.messages)
+    participants = list(rnd.group.participants.select_related("person"))
+    from federation.models import Membership
+
+    members = dict(
+        Membership.objects.filter(
+            federation_id=rnd.group.stage.event.federation_id,
+            person_id__in=[p.person_id for p in participants],
+        ).values_list("member_number", "person_id")
+    )
+    by_person = {p.person_id: p for p in participants}
+    by_number = {str(p.number): p for p in participants}
+    results: dict[str, dict[int, int]] = {}
+    errors = []
+    for line in lines:
+        player = by_person.get(members[line.player]) if line.player in members else by_number.get(line.player)
+        if player is None:
+            errors.append(
+                _("Line %(n)s: unknown player %(value)s (give the start number or the member number).")
+                % {"n": line.line, "value": line.player}
+            )
+            continue
+        table = results.setdefault(line.table, {})
+        if player.pk in table:
+            errors.append(
+                _("Line %(n)s: %(name)s is given twice at table %(t)s.")
+                % {"n": line.line, "name": _label(player), "t": line.table}
+            )
+            continue
+        table[player.pk] = line.forint
+    if errors:
+        raise UltiError(errors)
+    tables = _tables(rnd)
+    for number, got in results.items():
+        if number in tables:
+            seated = {p.pk for p in tables[number][1]}
+            for pid in got:
+                if pid not in seated:
+                    errors.append(
+                        _("Table %(t)s: %(name)s does not sit at this table.")
+                        % {"t": number, "name": _label(next(p for p in participants if p.pk == pid))}
+                    )
+    if errors:
+        raise UltiError(errors)
+    return upload_round(rnd, results, user=user, source=Source.CSV, note=note, file_name=file_name, raw=text)
+
+
+@transaction.atomic
+def upload_table(table, forints: dict[int, int], *, user, source=Source.FORM, note="") -> RoundUpload:
+    """One table's result (a score sheet): the round's next version, the other tables copied."""
+    rnd = table.round
+    _lock(rnd.event_id)
+    rnd = Round.objects.select_related("group__stage").get(pk=rnd.pk)
+    if not rnd.is_published:
+        raise UltiError(_("Round %(n)s is not published yet.") % {"n": rnd.number})
+    tables = _tables(rnd)
+    number = str(table.number)
+    errors = check_table(number, tables[number][1], forints)
+    if errors:
+        raise UltiError(errors)
+    latest = loading.latest_uploads([rnd]).get(rnd.pk)
+    kept = [
+        (line.table, line.participant_id, line.forint)
+        for line in (latest.lines.select_related("table") if latest else [])
+        if line.table_id != table.pk
+    ]
+    lines = kept + [(table, pid, forint) for pid, forint in forints.items()]
+    return _write(rnd, lines, user=user, source=source, note=note)

@@ -1,0 +1,310 @@
+"""The director's pages: set up, draw (Swiss or the all-play-all button), publish, edit by hand, table
+cards, result upload (web form or CSV), versions, the next stage. Each checks ``ulti.manage_event`` on the
+object; a refused action says why and changes nothing."""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from config.celery import enqueue_on_commit
+from results.models import VersionedUpload
+
+from .. import tasks
+from ..models import RoundUpload, Stage
+from ..services import UltiError, draw, pages, setup, uploads
+from .common import (
+    MANAGE,
+    event_or_deny,
+    group_or_deny,
+    login_or_raise,
+    round_or_deny,
+    show_errors,
+    stage_or_deny,
+)
+
+Source = VersionedUpload.Source
+
+
+@login_or_raise
+@require_POST
+def start(request, pk):
+    event = event_or_deny(request, pk, MANAGE)
+    try:
+        unit = _int(request.POST.get("unit_forints"))
+        setup.ensure_settings(event, unit_forints=unit)
+        stage = setup.start_event(event, request.user)
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(
+            request,
+            _("%(n)s players seated in %(g)s group(s); %(r)s rounds.")
+            % {"n": stage.participants.count(), "g": stage.groups.count(), "r": stage.rounds},
+        )
+    return redirect("ulti_event", event.pk)
+
+
+def _int(value):
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise UltiError(_("%(value)s is not a whole number.") % {"value": value})
+    return int(value)
+
+
+@login_or_raise
+@require_POST
+def save_settings(request, pk):
+    event = event_or_deny(request, pk, MANAGE)
+    try:
+        setup.ensure_settings(event, unit_forints=_int(request.POST.get("unit_forints")))
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(request, _("Settings saved."))
+    return redirect("ulti_event", event.pk)
+
+
+@login_or_raise
+@require_POST
+def generate(request, pk):
+    group = group_or_deny(request, pk)
+    try:
+        rnd = draw.generate_round(group, request.user)
+    except UltiError as error:
+        show_errors(request, error)
+        return redirect("ulti_event", group.event_id)
+    messages.success(request, _("Round %(n)s drawn: check the tables, then publish.") % {"n": rnd.number})
+    return redirect("ulti_round", rnd.pk)
+
+
+@login_or_raise
+@require_POST
+def schedule(request, pk):
+    group = group_or_deny(request, pk)
+    try:
+        rounds = draw.generate_schedule(group, request.user)
+    except UltiError as error:
+        show_errors(request, error)
+        return redirect("ulti_event", group.event_id)
+    messages.success(request, _("%(n)s rounds drawn: publish them one by one.") % {"n": len(rounds)})
+    return redirect("ulti_round", rounds[0].pk)
+
+
+@login_or_raise
+@require_POST
+def publish(request, pk):
+    rnd = round_or_deny(request, pk, MANAGE)
+    try:
+        draw.publish_round(rnd, request.user)
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(request, _("Round %(n)s published.") % {"n": rnd.number})
+    return redirect("ulti_round", rnd.pk)
+
+
+@login_or_raise
+def edit(request, pk):
+    rnd = round_or_deny(request, pk, MANAGE)
+    participants = list(rnd.group.participants.select_related("person").order_by("number"))
+    current = pages.round_tables(rnd)
+    count = len(current["tables"])
+    byes = len(participants) - 3 * count
+    warnings = []
+    if request.method == "POST":
+        tables = [[_pid(request.POST.get(f"t{t}_{s}")) for s in range(1, 4)] for t in range(1, count + 1)]
+        tables = [[pid for pid in t if pid is not None] for t in tables]
+        bye_ids = [pid for pid in (_pid(request.POST.get(f"bye{i}")) for i in range(1, byes + 1)) if pid]
+        try:
+            warnings = draw.edit_round(
+                rnd, tables, bye_ids, user=request.user, confirm=bool(request.POST.get("confirm"))
+            )
+        except UltiError as error:
+            show_errors(request, error)
+        else:
+            if not warnings or request.POST.get("confirm"):
+                messages.success(request, _("Tables of round %(n)s saved.") % {"n": rnd.number})
+                return redirect("ulti_round", rnd.pk)
+        chosen = {
+            **{
+                f"t{t}_{s}": request.POST.get(f"t{t}_{s}", "")
+                for t in range(1, count + 1)
+                for s in range(1, 4)
+            },
+            **{f"bye{i}": request.POST.get(f"bye{i}", "") for i in range(1, byes + 1)},
+        }
+    else:
+        chosen = {
+            f"t{t['table'].number}_{i}": str(seat["participant"].pk)
+            for t in current["tables"]
+            for i, seat in enumerate(t["seats"], start=1)
+        }
+        chosen.update({f"bye{i}": str(p.pk) for i, p in enumerate(current["byes"], start=1)})
+    slots = [
+        {
+            "table": t,
+            "seats": [{"name": f"t{t}_{s}", "value": chosen.get(f"t{t}_{s}", "")} for s in range(1, 4)],
+        }
+        for t in range(1, count + 1)
+    ]
+    bye_slots = [{"name": f"bye{i}", "value": chosen.get(f"bye{i}", "")} for i in range(1, byes + 1)]
+    return render(
+        request,
+        "ulti/round_edit.html",
+        {
+            "event": rnd.event,
+            "round": rnd,
+            "participants": participants,
+            "slots": slots,
+            "bye_slots": bye_slots,
+            "warnings": warnings,
+            "has_results": RoundUpload.objects.filter(round=rnd).exists(),
+        },
+    )
+
+
+def _pid(value):
+    return int(value) if value and value.isdigit() else None
+
+
+@login_or_raise
+def cards(request, pk):
+    """Printable table cards: one per table with the three players' seats."""
+    rnd = round_or_deny(request, pk, MANAGE)
+    return render(request, "ulti/cards.html", {"event": rnd.event, "round": rnd, **pages.round_tables(rnd)})
+
+
+@login_or_raise
+def upload(request, pk):
+    rnd = round_or_deny(request, pk, MANAGE)
+    current = pages.round_tables(rnd)
+    values = {}
+    if request.method == "POST" and "csv" in request.POST:
+        upload_file = request.FILES.get("file")
+        text = request.POST.get("text", "")
+        name = ""
+        if upload_file is not None:
+            name = upload_file.name
+            try:
+                text = upload_file.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = None
+        try:
+            if text is None:
+                raise UltiError(_("The file is not UTF-8 text."))
+            uploads.upload_csv(
+                rnd, text, user=request.user, file_name=name, note=request.POST.get("note", "")
+            )
+        except UltiError as error:
+            show_errors(request, error)
+        else:
+            messages.success(request, _("Results uploaded; the standings are being recomputed."))
+            return redirect("ulti_round", rnd.pk)
+    elif request.method == "POST":
+        results, errors = {}, []
+        for t in current["tables"]:
+            table = t["table"]
+            got = {}
+            for seat in t["seats"]:
+                p = seat["participant"]
+                name = f"f{table.pk}_{p.pk}"
+                raw = (request.POST.get(name) or "").strip().replace(" ", "").replace("\u00a0", "")
+                values[name] = raw
+                if raw == "":
+                    continue
+                try:
+                    got[p.pk] = int(raw)
+                except ValueError:
+                    errors.append(
+                        _("Table %(t)s: %(value)s is not a forint amount.")
+                        % {"t": table.number, "value": raw}
+                    )
+            results[table.number] = got
+        try:
+            if errors:
+                raise UltiError(errors)
+            uploads.upload_round(
+                rnd, results, user=request.user, source=Source.FORM, note=request.POST.get("note", "")
+            )
+        except UltiError as error:
+            show_errors(request, error)
+        else:
+            messages.success(request, _("Results saved; the standings are being recomputed."))
+            return redirect("ulti_round", rnd.pk)
+    else:
+        for t in current["tables"]:
+            for seat in t["seats"]:
+                if seat["forint"] is not None:
+                    values[f"f{t['table'].pk}_{seat['participant'].pk}"] = str(seat["forint"])
+    rows = [
+        {
+            "table": t["table"],
+            "seats": [
+                {
+                    "participant": s["participant"],
+                    "name": f"f{t['table'].pk}_{s['participant'].pk}",
+                    "value": values.get(f"f{t['table'].pk}_{s['participant'].pk}", ""),
+                }  # fmt: skip
+                for s in t["seats"]
+            ],
+        }
+        for t in current["tables"]
+    ]
+    return render(
+        request,
+        "ulti/upload.html",
+        {"event": rnd.event, "round": rnd, "rows": rows, "processing": pages.processing(rnd.event_id)},
+    )
+
+
+@login_or_raise
+def versions(request, pk):
+    rnd = round_or_deny(request, pk, MANAGE)
+    history = []
+    for version in rnd.uploads.select_related("uploaded_by").order_by("-number"):
+        lines = version.lines.select_related("table", "participant__person").order_by("table__number", "pk")
+        history.append({"version": version, "lines": list(lines), "sheets": list(version.sheets.all())})
+    return render(request, "ulti/versions.html", {"event": rnd.event, "round": rnd, "history": history})
+
+
+@login_or_raise
+@require_POST
+def next_stage(request, pk):
+    stage = stage_or_deny(request, pk)
+    try:
+        size = _int(request.POST.get("size")) or 0
+        system = request.POST.get("system") or None
+        if system not in (None, *Stage.System.values):
+            raise UltiError(_("Unknown pairing system."))
+        tied = setup.cut_is_tied(stage, size)
+        nxt = setup.start_next_stage(stage, size=size, system=system, user=request.user)
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(
+            request, _("%(stage)s created with the top %(n)s players.") % {"stage": nxt, "n": nxt.qualified}
+        )
+        if tied:
+            messages.warning(
+                request, _("The place at the cut is shared: the standings' order decided who went on.")
+            )
+    return redirect("ulti_event", stage.event_id)
+
+
+@login_or_raise
+@require_POST
+def recompute(request, pk):
+    """Run the recompute again (e.g. after a failure was fixed); it is idempotent."""
+    event = event_or_deny(request, pk, MANAGE)
+    from django.db import transaction
+
+    from results.services import mark_uploaded
+
+    with transaction.atomic():
+        mark_uploaded(event.pk, "ulti")
+        enqueue_on_commit(tasks.recompute_ulti_event, event.pk)
+    messages.success(request, _("The standings are being recomputed."))
+    return redirect("ulti_event", event.pk)

@@ -1,0 +1,188 @@
+"""Public pages: the ulti events, an event's rounds, a round's tables, standings with the chart, a player."""
+
+from django.db.models import Exists, OuterRef
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from federation.models import Person
+from tournaments.models import Event, public_events_q
+
+from ..models import Participant, Stage
+from ..services import pages, sheets
+from .common import MANAGE, event_or_deny, login_or_raise, round_or_deny, table_or_deny
+
+
+def index(request):
+    stages = Stage.objects.filter(event=OuterRef("pk"))
+    events = (
+        Event.objects.filter(public_events_q(), format__in=Event.ULTI_FORMATS)
+        .filter(Exists(stages))
+        .select_related("federation", "club")
+        .order_by("-start_date", "title")
+    )
+    return render(request, "ulti/index.html", {"events": events})
+
+
+def _header(request, event) -> dict:
+    can_manage = request.user.has_perm(MANAGE, event)
+    return {
+        "event": event,
+        "can_manage": can_manage,
+        "processing": pages.processing(event.pk),
+        "recompute_error": pages.recompute_error(event.pk) if can_manage else "",
+    }
+
+
+@login_or_raise
+def event_page(request, pk):
+    event = event_or_deny(request, pk)
+    context = _header(request, event)
+    context["stages"] = pages.stages(event, with_drafts=context["can_manage"])
+    if context["can_manage"]:
+        from ..services import loading
+
+        context["settings"] = loading.settings_of(event)
+        context["entries"] = event.active_entries().filter(no_show=False).count()
+    return render(request, "ulti/event.html", context)
+
+
+def _pick(stages, request):
+    number = request.GET.get("stage")
+    chosen = next((s for s in stages if str(s.number) == number), None)
+    return chosen or (stages[-1] if stages else None)
+
+
+@login_or_raise
+def standings(request, pk):
+    event = event_or_deny(request, pk)
+    context = _header(request, event)
+    all_stages = list(Stage.objects.filter(event=event).prefetch_related("groups").order_by("number"))
+    stage = _pick(all_stages, request)
+    context.update(stages=all_stages, stage=stage)
+    if stage is None:
+        return render(request, "ulti/standings.html", context)
+    groups = list(stage.groups.all())
+    group = next((g for g in groups if g.name and g.name == request.GET.get("group")), None)
+    rounds = pages.after_rounds(stage)
+    after = request.GET.get("after")
+    after = (
+        int(after) if after and after.isdigit() and int(after) in rounds else (rounds[-1] if rounds else None)
+    )
+    rows = pages.standings(stage, group if len(groups) > 1 else None, after) if after else []
+    highlight = request.GET.get("player")
+    highlight = int(highlight) if highlight and highlight.isdigit() else None
+    context.update(
+        groups=groups if len(groups) > 1 else [],
+        group=group,
+        rounds=rounds,
+        after=after,
+        rows=rows,
+        highlight=highlight,
+        chart=pages.chart_of(stage, group if len(groups) > 1 else None, rows, highlight) if rows else None,
+        teams=pages.team_standings(stage, after) if after and event.format == Event.Format.ULTI_TEAM else [],
+        ruleset=_ruleset(event),
+    )
+    return render(request, "ulti/standings.html", context)
+
+
+def _ruleset(event):
+    from ..services import loading
+
+    settings = loading.settings_of(event)
+    return settings.ruleset if settings else None
+
+
+@login_or_raise
+def round_page(request, pk):
+    rnd = round_or_deny(request, pk)
+    event = rnd.event
+    context = _header(request, event)
+    siblings = list(rnd.group.rounds.order_by("number"))
+    if not context["can_manage"]:
+        siblings = [r for r in siblings if r.is_published]
+    context.update(
+        round=rnd,
+        group=rnd.group,
+        stage=rnd.group.stage,
+        siblings=siblings,
+        notes=_notes(rnd.notes) if context["can_manage"] else [],
+        **pages.round_tables(rnd),
+    )
+    return render(request, "ulti/round.html", context)
+
+
+def _notes(notes):
+    from .notes import describe
+
+    return [describe(n) for n in notes]
+
+
+@login_or_raise
+def player_card(request, pk, person):
+    event = event_or_deny(request, pk)
+    person = get_object_or_404(Person, pk=person)
+    if not Participant.objects.filter(stage__event=event, person=person).exists():
+        raise Http404
+    context = _header(request, event)
+    context.update(person=person, stages=pages.player_card(event, person))
+    return render(request, "ulti/player.html", context)
+
+
+@login_or_raise
+def sheet_print(request, pk):
+    """The printable score sheet of a table: filled with the latest saved sheet, or empty to play on."""
+    table = table_or_deny(request, pk)
+    sheet = sheets.latest(table)
+    if request.GET.get("empty") or sheet is None:
+        table = table_or_deny(request, pk, MANAGE)
+        sheet = None
+    context = _header(request, table.event)
+    context.update(table=table, round=table.round, **_sheet_rows(table, sheet))
+    return render(request, "ulti/sheet_print.html", context)
+
+
+def _sheet_rows(table, sheet) -> dict:
+    from ..services import loading
+    from ..sheet import BIDS
+    from .notes import summarise
+
+    seats = list(table.seats.select_related("participant__person").order_by("position"))
+    keys = [str(s.participant_id) for s in seats]
+    settings = loading.settings_of(table.event)
+    required = settings.ruleset.deals_per_round if settings else 12
+    rows = []
+    if sheet is not None:
+        rules, _req, unit = sheets.context_of(table)
+        from .. import sheet as sheet_mod
+
+        result = sheet_mod.settle_sheet(
+            list(enumerate(sheet.deals, start=1)), keys, rules, sheet.unit_forints
+        )
+        for line in result.lines:
+            record = line.record
+            bid = BIDS.get(record.get("bid", ""))
+            rows.append(
+                {
+                    "number": line.number,
+                    "dealer": _seat_no(keys, record.get("dealer")),
+                    "declarer": _seat_no(keys, record.get("declarer")),
+                    "bid": bid.hungarian if bid else record.get("bid", ""),
+                    "value": bid.display_value if bid else "",
+                    "summary": summarise(record, keys),
+                    "cells": [(line.forints.get(k, 0), line.running.get(k, 0)) for k in keys],
+                }
+            )
+    empty = max(0, required - len(rows))
+    return {
+        "seats": seats,
+        "rows": rows,
+        "empty_rows": range(len(rows) + 1, len(rows) + empty + 1),
+        "required": required,
+        "sheet": sheet,
+        "totals": [sheet.totals.get(k, 0) for k in keys] if sheet else [None for _k in keys],
+        "unit": sheet.unit_forints if sheet else (settings.unit_forints if settings else None),
+    }
+
+
+def _seat_no(keys, key):
+    return keys.index(key) + 1 if key in keys else ""
