@@ -1,5 +1,381 @@
-"""API viewsets of the bridge app; `register(router)` is called from config/api.py."""
+"""API of bridge pair events; `register(router)` is called from config/api.py.
+
+Sessions (list, detail, standings, upload), events (standings) and correction requests (a pair's player
+files one, the director countersigns or refuses), through the same services and `rules` permissions as
+the pages.
+"""
+
+from django.db.models import Q
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+
+from federation.api_permissions import RulesPermission
+from federation.models import Role
+from results.models import VersionedUpload
+from tournaments.models import Event, public_events_q
+
+from .models import BoardResult, CorrectionRequest, EventStanding, PairSession, SessionPair, SessionStanding
+from .services import corrections, pages, uploads, versions
+from .services.pages import processing
+
+MANAGE, VIEW = "bridge.manage_results", "bridge.view_results"
+
+
+def _managed_events(user):
+    """Events whose results the user runs (director of the event, staff of its federation)."""
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    if user.is_superuser:
+        return Q()
+    roles = Role.objects.filter(user=user)
+    return Q(pk__in=roles.filter(kind=Role.DIRECTOR).values("event_id")) | Q(
+        federation_id__in=roles.filter(kind=Role.FEDERATION_STAFF).values("federation_id")
+    )
+
+
+def visible_sessions(user):
+    managed = Event.objects.filter(_managed_events(user)).values("pk")
+    published = Q(published_at__isnull=False, event__in=Event.objects.filter(public_events_q()).values("pk"))
+    return PairSession.objects.filter(published | Q(event__in=managed))
+
+
+class BridgeSectionSerializer(serializers.Serializer):
+    letter = serializers.CharField()
+    movement = serializers.CharField()
+    tables = serializers.IntegerField()
+
+
+class BridgePairSessionSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="__str__", read_only=True)
+    event_title = serializers.CharField(source="event.title", read_only=True)
+    starts_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    processing = serializers.SerializerMethodField()
+    sections = BridgeSectionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = PairSession
+        fields = [
+            "id",
+            "event",
+            "event_title",
+            "number",
+            "name",
+            "starts_at",
+            "boards",
+            "published_at",
+            "processing",
+            "sections",
+        ]
+
+    def get_processing(self, session) -> bool:
+        return processing(session.event_id)
+
+
+class BridgeSessionStandingSerializer(serializers.ModelSerializer):
+    pair_number = serializers.IntegerField(source="pair.number")
+    section = serializers.CharField(source="pair.section.letter")
+    players = serializers.CharField(source="pair.pair.display_name")
+    version = serializers.IntegerField(source="version.number")
+
+    class Meta:
+        model = SessionStanding
+        fields = [
+            "place",
+            "field",
+            "pair_number",
+            "section",
+            "direction",
+            "players",
+            "total",
+            "top",
+            "percentage",
+            "boards",
+            "penalty",
+            "version",
+        ]
+
+
+class BridgeEventStandingSerializer(serializers.ModelSerializer):
+    players = serializers.CharField(source="pair.display_name")
+    sessions = serializers.JSONField()
+    rights = serializers.JSONField()
+
+    class Meta:
+        model = EventStanding
+        fields = [
+            "place",
+            "field",
+            "players",
+            "total",
+            "top",
+            "percentage",
+            "boards",
+            "sessions",
+            "rights",
+            "event_version",
+        ]
+
+
+class BridgeUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    file_format = serializers.ChoiceField(
+        choices=["pbn", "csv"], required=False, help_text="Default: from the file name (.csv, else PBN)."
+    )
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True)
+
+
+class BridgeVersionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    source = serializers.CharField()
+    event_version = serializers.IntegerField()
+    results = serializers.IntegerField()
+
+
+class BridgeUploadErrorSerializer(serializers.Serializer):
+    errors = serializers.ListField(child=serializers.CharField())
+
+
+class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = BridgePairSessionSerializer
+    permission_classes = [RulesPermission]
+    rules_permissions = {"upload": MANAGE}
+
+    def get_queryset(self):
+        return (
+            visible_sessions(self.request.user)
+            .select_related("event", "announced")
+            .prefetch_related("sections")
+            .order_by("-event__start_date", "event_id", "number")
+        )
+
+    @extend_schema(responses=BridgeSessionStandingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        session = self.get_object()
+        if not request.user.has_perm(VIEW, session):
+            raise PermissionDenied
+        rows = [row for _field, rows in pages.standings_by_field(session) for row in rows]
+        return Response(BridgeSessionStandingSerializer(rows, many=True).data)
+
+    @extend_schema(
+        request={"multipart/form-data": BridgeUploadSerializer},
+        responses={201: BridgeVersionSerializer, 400: BridgeUploadErrorSerializer},
+    )
+    @action(detail=True, methods=["post"], parser_classes=[MultiPartParser, FormParser])
+    def upload(self, request, pk=None):
+        session = self.get_object()
+        data = BridgeUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        file = data.validated_data["file"]
+        kind = data.validated_data.get("file_format") or (
+            "csv" if file.name.lower().endswith(".csv") else "pbn"
+        )
+        from bridge.pbn.reader import decode_pbn
+
+        text = decode_pbn(file.read())
+        try:
+            parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
+            version = uploads.upload(
+                session,
+                parsed,
+                source=VersionedUpload.Source.PBN if kind == "pbn" else VersionedUpload.Source.CSV,
+                user=request.user,
+                note=data.validated_data.get("note", ""),
+                file_name=file.name,
+                raw=text,
+            )
+        except uploads.UploadError as error:
+            return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
+        body = {
+            "id": version.pk,
+            "number": version.number,
+            "source": version.source,
+            "event_version": version.event_version,
+            "results": BoardResult.objects.filter(version=version).count(),
+        }
+        return Response(BridgeVersionSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class BridgePairEventSerializer(serializers.ModelSerializer):
+    sessions = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = ["id", "title", "start_date", "sessions"]
+
+    def get_sessions(self, event) -> list[int]:
+        return [s.pk for s in event.pair_sessions.all()]
+
+
+class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = BridgePairEventSerializer
+    permission_classes = [RulesPermission]
+
+    def get_queryset(self):
+        sessions = visible_sessions(self.request.user).values("event_id")
+        return (
+            Event.objects.filter(format=Event.Format.PAIRS, pk__in=sessions)
+            .prefetch_related("pair_sessions")
+            .order_by("-start_date", "pk")
+        )
+
+    @extend_schema(responses=BridgeEventStandingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        event = self.get_object()
+        if not request.user.has_perm(VIEW, event):
+            raise PermissionDenied
+        rows = [row for _field, rows in pages.event_standings_by_field(event) for row in rows]
+        return Response(BridgeEventStandingSerializer(rows, many=True).data)
+
+
+class BridgeCorrectionSerializer(serializers.ModelSerializer):
+    result = serializers.CharField(
+        write_only=True, required=False, allow_blank=True, help_text="tricks, or =, +1, -2"
+    )
+    score = serializers.CharField(required=False, allow_blank=True)
+    ns_pair = serializers.IntegerField(source="ns.number", read_only=True)
+    ew_pair = serializers.IntegerField(source="ew.number", read_only=True)
+    status = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = CorrectionRequest
+        fields = [
+            "id",
+            "session",
+            "board",
+            "ns_pair",
+            "ew_pair",
+            "contract",
+            "declarer",
+            "lead",
+            "result",
+            "tricks",
+            "score",
+            "reason",
+            "opponents_agree",
+            "recorded",
+            "status",
+            "requested_at",
+            "decided_at",
+            "decision_note",
+            "version",
+        ]
+        read_only_fields = ["tricks", "recorded", "requested_at", "decided_at", "decision_note", "version"]
+
+
+class BridgeDecisionSerializer(serializers.Serializer):
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True)
+
+
+class CorrectionViewSet(
+    mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    serializer_class = BridgeCorrectionSerializer
+    permission_classes = [RulesPermission]
+    rules_permissions = {
+        "create": "bridge.request_correction",
+        "list": "bridge.request_correction",
+        "retrieve": "bridge.request_correction",
+        "approve": MANAGE,
+        "refuse": MANAGE,
+    }
+
+    def get_queryset(self):
+        user = self.request.user
+        if not user.is_authenticated:
+            return CorrectionRequest.objects.none()
+        person = getattr(user, "person", None)
+        own = Q(pk__in=[])
+        if person is not None:
+            own = Q(requester_pair__pair__player1=person) | Q(requester_pair__pair__player2=person)
+        managed = Event.objects.filter(_managed_events(user)).values("pk")
+        return (
+            CorrectionRequest.objects.filter(own | Q(session__event__in=managed))
+            .select_related("session", "ns", "ew")
+            .order_by("-requested_at", "-pk")
+        )
+
+    def check_object_permissions(self, request, obj):
+        # Reading a request: its pair's players or the people who run the event (the queryset already says).
+        if self.action == "retrieve":
+            return
+        super().check_object_permissions(request, obj)
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        session = data["session"]
+        if not visible_sessions(request.user).filter(pk=session.pk).exists():
+            raise NotFound
+        person = getattr(request.user, "person", None)
+        seat = None
+        if person is not None:
+            seat = (
+                SessionPair.objects.filter(section__session=session)
+                .filter(Q(pair__player1=person) | Q(pair__player2=person))
+                .first()
+            )
+        if seat is None or not request.user.has_perm("bridge.request_correction", seat):
+            raise PermissionDenied
+        row = (
+            BoardResult.objects.filter(version=versions.latest_version(session), board=data["board"])
+            .filter(Q(ns=seat) | Q(ew=seat))
+            .select_related("ns", "ew")
+            .first()
+        )
+        if row is None:
+            raise ValidationError({"board": ["Your pair has no result on this board."]})
+        try:
+            created = corrections.request_correction(
+                session,
+                board=data["board"],
+                ns=row.ns,
+                ew=row.ew,
+                requester=seat,
+                contract=data.get("contract", ""),
+                declarer=data.get("declarer", ""),
+                lead=data.get("lead", ""),
+                result=data.get("result", ""),
+                score=data.get("score", ""),
+                reason=data["reason"],
+                opponents_agree=data.get("opponents_agree", False),
+                user=request.user,
+            )
+        except corrections.CorrectionRefused as error:
+            raise ValidationError({"non_field_errors": [str(error)]})
+        return Response(self.get_serializer(created).data, status=status.HTTP_201_CREATED)
+
+    def _decide(self, request, approve):
+        correction = self.get_object()
+        decision = BridgeDecisionSerializer(data=request.data)
+        decision.is_valid(raise_exception=True)
+        try:
+            decided = corrections.decide(
+                correction, approve=approve, user=request.user, note=decision.validated_data.get("note", "")
+            )
+        except corrections.CorrectionRefused as error:
+            raise ValidationError({"non_field_errors": [str(error)]})
+        return Response(self.get_serializer(decided).data)
+
+    @extend_schema(request=BridgeDecisionSerializer, responses=BridgeCorrectionSerializer)
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        return self._decide(request, True)
+
+    @extend_schema(request=BridgeDecisionSerializer, responses=BridgeCorrectionSerializer)
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        return self._decide(request, False)
 
 
 def register(router):
-    pass
+    router.register("bridge/sessions", PairSessionViewSet, basename="bridge-session")
+    router.register("bridge/events", PairEventViewSet, basename="bridge-event")
+    router.register("bridge/corrections", CorrectionViewSet, basename="bridge-correction")

@@ -1,3 +1,28 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns = []
+from .views import dealing, director, players, public
+
+urlpatterns = [
+    path("", public.results_index, name="results"),
+    path("events/<int:pk>/", public.event_page, name="bridge_event"),
+    path("events/<int:pk>/setup/", director.event_setup, name="bridge_setup"),
+    path("events/<int:pk>/corrections/", director.corrections_queue, name="bridge_corrections"),
+    path("sessions/<int:pk>/", public.session_page, name="bridge_session"),
+    path("sessions/<int:pk>/boards/", public.frequencies, name="bridge_frequencies"),
+    path("sessions/<int:pk>/pairs/<int:pair>/", public.score_card, name="bridge_score_card"),
+    path("sessions/<int:pk>/hands/", public.hand_records, name="bridge_hand_records"),
+    path("sessions/<int:pk>/results.pbn", public.export_pbn, name="bridge_export_pbn"),
+    path("sessions/<int:pk>/usebio.xml", public.export_usebio, name="bridge_export_usebio"),
+    path("sessions/<int:pk>/upload/", director.upload, name="bridge_upload"),
+    path("sessions/<int:pk>/traveller/<int:board>/", director.traveller, name="bridge_traveller"),
+    path("sessions/<int:pk>/versions/", director.version_list, name="bridge_versions"),
+    path("sessions/<int:pk>/publish/", director.publish, name="bridge_publish"),
+    path("sessions/<int:pk>/adjust/", director.adjust, name="bridge_adjust"),
+    path("sessions/<int:pk>/movement/", director.guide_cards, name="bridge_guide_cards"),
+    path("sessions/<int:pk>/roster/", director.roster_page, name="bridge_roster"),
+    path("sessions/<int:pk>/dealing/", dealing.dealing_page, name="bridge_dealing"),
+    path("sessions/<int:pk>/deal-statistics/", dealing.session_statistics, name="bridge_session_statistics"),
+    path("sessions/<int:pk>/correction/", players.correction_request, name="bridge_correction_request"),
+    path("corrections/<int:pk>/decide/", director.decide_correction, name="bridge_correction_decide"),
+    path("deal-statistics/", dealing.any_statistics, name="bridge_deal_statistics"),
+]

@@ -1,0 +1,309 @@
+"""Benchmark: scoring a pairs session, and an upload becoming standings through Celery.
+
+1. Engine: `score_session` on a 200-pair, 27-board session (Mitchell, 8 sections of 12-13 tables, nine rounds
+   of three boards, across-field matchpoints with Neuberg where a board was played fewer times) and on a
+   1,000-pair field of the same shape, against a vectorised numpy lower bound doing the same arithmetic
+   (matchpoints, Neuberg, pair totals, percentages, ranking per line). Also the service layer's share:
+   the in-process recompute (read the version rows, build the engine input, score, write the standings).
+2. Latency: a PostgreSQL scratch database, a real Celery worker on Redis; each of N uploads of the 200-pair
+   session (PBN parsed, checked, written as a version) until its standings are stored; p50 / p95.
+
+Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CELERY_BROKER_URL=redis://127.0.0.1:6379/13 \
+      python bench/bridge_recompute.py [uploads] [--engine-only]
+The DATABASE_URL names the server (and a database to connect to while the scratch one is made and dropped).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SERVER = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
+SCRATCH = f"bench_bridge_{os.getpid()}"
+ENGINE_ONLY = "--engine-only" in sys.argv
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+UPLOADS = int(ARGS[0]) if ARGS else 10
+
+
+def _scratch_url() -> str:
+    parts = urlparse(SERVER)
+    return parts._replace(path=f"/{SCRATCH}").geturl()
+
+
+def _admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(SERVER, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+# --- synthetic fields (no database) -------------------------------------------------------------------------
+
+
+def field(pairs: int, rng: random.Random, rounds: int = 9, per_round: int = 3):
+    """Engine entries per board for `pairs` pairs in sections of 12-13 tables, and each pair's line."""
+    from bridge import movements
+    from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
+    from bridge.scoring.session import Entry
+
+    tables = pairs // 2
+    sections = max(1, round(tables / 12.5))
+    sizes = [tables // sections + (1 if i < tables % sections else 0) for i in range(sections)]
+    normal = {}
+    boards: dict[int, list] = {}
+    lines = {}
+    for s, size in enumerate(sizes):
+        plan = movements.mitchell(size, per_round, rounds, "skip")
+        for a in plan.assignments:
+            ns, ew = f"{s}:{a.ns}", f"{s}:{a.ew}"
+            lines[ns], lines[ew] = "NS", "EW"
+            for board in a.boards:
+                level, strain, declarer = normal.setdefault(
+                    board,
+                    (
+                        rng.choice((2, 3, 4)),
+                        rng.choice("CDHS") if rng.random() < 0.7 else "NT",
+                        rng.choice("NESW"),
+                    ),
+                )
+                tricks = max(0, min(13, level + 6 + round(rng.gauss(0, 1))))
+                vul = vulnerable_sides(board_vulnerability(board))
+                boards.setdefault(board, []).append(
+                    Entry(ns, ew, contract_score(f"{level}{strain}", declarer, tricks, *vul))
+                )
+    return boards, lines
+
+
+def numpy_lower_bound(boards, lines):
+    """The same arithmetic, vectorised: what any implementation must at least do."""
+    import numpy as np
+
+    keys = sorted(lines)
+    index = {k: i for i, k in enumerate(keys)}
+    arrays = [
+        (
+            np.array([index[e.ns] for e in es]),
+            np.array([index[e.ew] for e in es]),
+            np.array([e.score for e in es]),
+        )
+        for es in boards.values()
+    ]
+    start = time.perf_counter()
+    full = max(len(s) for _n, _e, s in arrays)
+    totals = np.zeros(len(keys))
+    played = np.zeros(len(keys))
+    for ns, ew, scores in arrays:
+        n = len(scores)
+        ordered = np.sort(scores)
+        below = np.searchsorted(ordered, scores, "left")
+        equal = np.searchsorted(ordered, scores, "right") - below
+        raw = 2 * below + equal - 1
+        mp = raw.astype(float) if n == full else (full * raw + full - n) / n  # Neuberg (VSz 28)
+        top = 2 * (full - 1)
+        np.round(mp * 100 / top, 2)  # each result's percentage, as the frequency sheet shows it
+        np.add.at(totals, ns, mp)
+        np.add.at(totals, ew, top - mp)
+        np.add.at(played, ns, 1)
+        np.add.at(played, ew, 1)
+    pct = np.round(totals * 100 / (played * 2 * (full - 1)), 2)
+    directions = np.array([lines[k] == "NS" for k in keys])
+    for mask in (directions, ~directions):
+        np.argsort(-pct[mask], kind="stable")
+    return time.perf_counter() - start
+
+
+def engine_time(boards, repeat=5):
+    from bridge.scoring.session import score_session
+
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        score_session(boards)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# --- with Django -----------------------------------------------------------------------------------------
+
+
+def setup_django():
+    os.environ["DATABASE_URL"] = _scratch_url()
+    os.environ["CELERY_BROKER_URL"] = BROKER
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def portal_session(pairs: int, title: str):
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from bridge.services import sample, setup
+    from federation.models import Federation
+
+    mbsz, _ = Federation.objects.get_or_create(
+        code="mbsz", defaults=dict(name="MBSz", short_name="MBSz", game="bridge")
+    )
+    user, _ = get_user_model().objects.get_or_create(username="bench", defaults={"email": "bench@example.hu"})
+    start = timezone.now() - datetime.timedelta(hours=3)
+    event = sample.event_with_pairs(mbsz, pairs=pairs, title=title, start=start)
+    session = setup.create_session(
+        event,
+        movement="mitchell",
+        pairs=setup.pairs_from_entries(event),
+        announced=event.sessions.first(),
+        sections=max(1, round(pairs / 25)),
+        boards_per_round=3,
+        rounds=9,
+    )
+    text = sample.pbn_text(session, sample.play(session, random.Random(pairs)))
+    return event, session, text, user
+
+
+def service_overhead(pairs: int):
+    """In-process recompute of a stored version (no Celery): total and the engine's share."""
+    from bridge.scoring import session as engine
+    from bridge.services import compute, uploads
+    from results.models import VersionedUpload
+
+    event, session, text, user = portal_session(pairs, f"Bench {pairs} in-process")
+    uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
+    spent = {"engine": 0.0}
+    original = compute.score_session
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent["engine"] += time.perf_counter() - start
+
+    compute.score_session = timed
+    try:
+        start = time.perf_counter()
+        compute.recompute_event(event.pk, force=True)
+        total = time.perf_counter() - start
+    finally:
+        compute.score_session = original
+    del engine
+    return total, spent["engine"]
+
+
+def celery_latency(uploads_count: int):
+    from bridge.services import SCOPE, uploads
+    from results.models import VersionedUpload
+    from results.services import state_of
+
+    event, session, text, user = portal_session(200, "Bench 200 through Celery")
+    env = {**os.environ, "DATABASE_URL": _scratch_url(), "CELERY_BROKER_URL": BROKER}
+    import redis
+
+    redis.Redis.from_url(BROKER).flushdb()
+    log = open(ROOT / "var" / "bench-bridge-worker.log", "w")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    latencies, writes = [], []
+    try:
+        for attempt in range(uploads_count + 1):
+            start = time.perf_counter()
+            uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
+            written = time.perf_counter()
+            deadline = start + 120
+            while state_of(event.pk, SCOPE).processing:
+                if time.perf_counter() > deadline:
+                    raise RuntimeError("no standings after 120 s; see var/bench-bridge-worker.log")
+                time.sleep(0.005)
+            if attempt:  # the first one warms the worker up (imports, connections)
+                latencies.append(time.perf_counter() - start)
+                writes.append(written - start)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        log.close()
+    return latencies, writes
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    rng = random.Random(2026)
+    print("Bridge pairs recompute benchmark")
+    if not ENGINE_ONLY:
+        _admin(f'CREATE DATABASE "{SCRATCH}"')
+    try:
+        if ENGINE_ONLY:
+            os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+            import django
+
+            django.setup()
+        else:
+            setup_django()
+        for pairs in (200, 1000):
+            boards, lines = field(pairs, rng)
+            results = sum(len(v) for v in boards.values())
+            engine = engine_time(boards)
+            lower = min(numpy_lower_bound(boards, lines) for _ in range(5))
+            print(
+                f"{pairs:5d} pairs, {len(boards)} boards, {results} results: engine {engine * 1000:7.1f} ms, "
+                f"numpy lower bound {lower * 1000:6.1f} ms, ratio {engine / lower:4.1f}x"
+            )
+        if ENGINE_ONLY:
+            return
+        for pairs in (200, 1000):
+            total, engine = service_overhead(pairs)
+            print(
+                f"{pairs:5d} pairs in-process recompute (read, score, write standings): {total * 1000:7.1f} ms, "
+                f"of which engine {engine * 1000:6.1f} ms ({engine / total:.0%})"
+            )
+        latencies, writes = celery_latency(UPLOADS)
+        print(
+            f"upload -> standings through Celery (200 pairs, {len(latencies)} uploads): "
+            f"p50 {percentile(latencies, 50) * 1000:.0f} ms, p95 {percentile(latencies, 95) * 1000:.0f} ms "
+            f"(upload service p50 {percentile(writes, 50) * 1000:.0f} ms)"
+        )
+    finally:
+        if not ENGINE_ONLY:
+            from django.db import connections
+
+            connections.close_all()
+            _admin(f'DROP DATABASE IF EXISTS "{SCRATCH}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Materialised standings: written by the recompute task in one transaction, read by the pages.
+
+Pages never score anything: the frequency sheets, score cards and standings are these rows, stamped with
+the result version (and the event's recompute counter) they were computed from.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+MP = dict(max_digits=10, decimal_places=2, null=True, blank=True)
+PCT = dict(max_digits=7, decimal_places=2, null=True, blank=True)
+
+
+class BoardScore(models.Model):
+    """One result on a board with what it earned: a line of the frequency sheet and of two score cards.
+
+    `ns` or `ew` is empty for the absent side of an average-plus given for a withdrawn pair (VSz 25).
+    """
+
+    session = models.ForeignKey(
+        "bridge.PairSession", on_delete=models.CASCADE, related_name="board_scores", db_index=False
+    )
+    # Written thousands at a time and read per session and board: one index serves every read.
+    version = models.ForeignKey(
+        "bridge.ResultVersion", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    board = models.PositiveSmallIntegerField(_("board"))
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    ns = models.ForeignKey(
+        "bridge.SessionPair", on_delete=models.CASCADE, null=True, related_name="+", db_index=False
+    )
+    ew = models.ForeignKey(
+        "bridge.SessionPair", on_delete=models.CASCADE, null=True, related_name="+", db_index=False
+    )
+    contract = models.CharField(_("contract"), max_length=6, blank=True)
+    declarer = models.CharField(_("declarer"), max_length=1, blank=True)
+    lead = models.CharField(_("lead"), max_length=3, blank=True)
+    tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    score = models.IntegerField(_("N-S score"), null=True, blank=True)
+    artificial = models.CharField(_("artificial score"), max_length=5, blank=True)
+    mp_ns = models.DecimalField(_("N-S matchpoints"), **MP)
+    mp_ew = models.DecimalField(_("E-W matchpoints"), **MP)
+    pct_ns = models.DecimalField(_("N-S %"), **PCT)
+    pct_ew = models.DecimalField(_("E-W %"), **PCT)
+    imp_ns = models.DecimalField(_("N-S IMPs"), **MP)
+    imp_ew = models.DecimalField(_("E-W IMPs"), **MP)
+    penalty_ns = models.DecimalField(_("N-S penalty"), max_digits=10, decimal_places=2, default=0)
+    penalty_ew = models.DecimalField(_("E-W penalty"), max_digits=10, decimal_places=2, default=0)
+
+    class Meta:
+        ordering = ["session", "board", "-score", "pk"]
+        indexes = [models.Index(fields=["session", "board"])]
+        verbose_name = _("board score")
+        verbose_name_plural = _("board scores")
+
+    def __str__(self):
+        return f"{self.session_id}/{self.board}: {self.score}"
+
+
+class SessionStanding(models.Model):
+    """A pair's session total and place; `field` is the line it is ranked in (NS, EW, or '' together)."""
+
+    session = models.ForeignKey("bridge.PairSession", on_delete=models.CASCADE, related_name="standings")
+    version = models.ForeignKey("bridge.ResultVersion", on_delete=models.PROTECT, related_name="+")
+    pair = models.ForeignKey("bridge.SessionPair", on_delete=models.CASCADE, related_name="standings")
+    field = models.CharField(_("field"), max_length=2, blank=True)
+    direction = models.CharField(_("direction"), max_length=2, blank=True)
+    total = models.DecimalField(_("total"), max_digits=10, decimal_places=2)
+    top = models.DecimalField(_("top"), **MP)
+    percentage = models.DecimalField(_("percentage"), **PCT)
+    boards = models.PositiveSmallIntegerField(_("boards"))
+    penalty = models.DecimalField(_("penalty"), max_digits=10, decimal_places=2, default=0)
+    place = models.CharField(_("place"), max_length=12)
+    place_from = models.PositiveIntegerField()
+    place_to = models.PositiveIntegerField()
+    order = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["session", "field", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "pair"], name="bridge_one_standing_per_pair")
+        ]
+        verbose_name = _("session standing")
+        verbose_name_plural = _("session standings")
+
+    def __str__(self):
+        return f"{self.session_id} {self.place}. {self.pair_id}"
+
+
+class EventStanding(models.Model):
+    """A pair's event total and final place, with each player's right to masterpoints (VSz 25)."""
+
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="bridge_standings")
+    pair = models.ForeignKey("bridge.Pair", on_delete=models.CASCADE, related_name="standings")
+    event_version = models.PositiveIntegerField(_("event version"))
+    field = models.CharField(_("field"), max_length=2, blank=True)
+    total = models.DecimalField(_("total"), max_digits=10, decimal_places=2)
+    top = models.DecimalField(_("top"), **MP)
+    percentage = models.DecimalField(_("percentage"), **PCT)
+    boards = models.PositiveSmallIntegerField(_("boards"))
+    sessions = models.JSONField(_("per session"), default=list)
+    rights = models.JSONField(_("players and rights"), default=list)
+    place = models.CharField(_("place"), max_length=12)
+    place_from = models.PositiveIntegerField()
+    place_to = models.PositiveIntegerField()
+    order = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["event", "field", "order"]
+        constraints = [models.UniqueConstraint(fields=["event", "pair"], name="bridge_one_event_standing")]
+        verbose_name = _("event standing")
+        verbose_name_plural = _("event standings")
+
+    def __str__(self):
+        return f"{self.event_id} {self.place}. {self.pair_id}"
+
+
+class HandRecord(models.Model):
+    """A board's deal with its double-dummy tricks and par, computed once (DDS is slow) and stored."""
+
+    session = models.ForeignKey("bridge.PairSession", on_delete=models.CASCADE, related_name="hand_records")
+    board = models.PositiveSmallIntegerField(_("board"))
+    deal = models.CharField(_("deal"), max_length=80)
+    dealer = models.CharField(_("dealer"), max_length=1)
+    vulnerability = models.CharField(_("vulnerability"), max_length=4)
+    tricks = models.JSONField(
+        _("double-dummy tricks"), default=dict, help_text=_("declarer -> strain -> tricks")
+    )
+    par_score = models.IntegerField(_("par score (N-S)"), null=True, blank=True)
+    par_contracts = models.CharField(_("par contracts"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["session", "board"]
+        constraints = [models.UniqueConstraint(fields=["session", "board"], name="bridge_one_hand_record")]
+        verbose_name = _("hand record")
+        verbose_name_plural = _("hand records")
+
+    def __str__(self):
+        return f"{self.session_id}/{self.board}"

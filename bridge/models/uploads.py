@@ -1,0 +1,115 @@
+"""Result versions of a session: append-only snapshots, never edited.
+
+Every upload, traveller form, approved correction, adjusted score or withdrawal writes a new version
+holding the session's complete results (the unchanged rows are copied), so one version alone says what
+the standings were computed from, and the history keeps every earlier state.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from results.models import VersionedUpload
+
+
+class ImmutableQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("Result versions are append-only.")
+
+    def delete(self):
+        raise TypeError("Result versions are append-only.")
+
+
+class AppendOnly(models.Model):
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise TypeError("Result versions are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("Result versions are append-only.")
+
+
+class ResultVersion(AppendOnly, VersionedUpload):
+    """One version of a session's results: who made it, when, why and from what."""
+
+    session = models.ForeignKey("bridge.PairSession", on_delete=models.PROTECT, related_name="versions")
+    base = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("derived from"),
+    )
+    event_version = models.PositiveIntegerField(
+        _("event version"), default=0, help_text=_("The event's recompute counter this version raised.")
+    )
+    deals = models.JSONField(_("deals"), default=dict, blank=True, help_text=_("Board number -> PBN deal."))
+    raw = models.TextField(_("uploaded text"), blank=True)
+
+    class Meta(VersionedUpload.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="bridge_one_version_number")
+        ]
+        verbose_name = _("result version")
+        verbose_name_plural = _("result versions")
+
+    def __str__(self):
+        return f"{self.session} v{self.number}"
+
+    @property
+    def event(self):
+        return self.session.event
+
+
+class BoardResult(AppendOnly):
+    """One table's result on a board in one version: a played contract or an artificial award."""
+
+    # The (version, board) index serves every read; more indexes would only slow the bulk writes.
+    version = models.ForeignKey(
+        ResultVersion, on_delete=models.PROTECT, related_name="results", db_index=False
+    )
+    board = models.PositiveSmallIntegerField(_("board"))
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    ns = models.ForeignKey("bridge.SessionPair", on_delete=models.PROTECT, related_name="+", db_index=False)
+    ew = models.ForeignKey("bridge.SessionPair", on_delete=models.PROTECT, related_name="+", db_index=False)
+    contract = models.CharField(_("contract"), max_length=6, blank=True)
+    declarer = models.CharField(_("declarer"), max_length=1, blank=True)
+    lead = models.CharField(_("lead"), max_length=3, blank=True)
+    tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    score = models.IntegerField(_("N-S score"), null=True, blank=True)
+    artificial = models.CharField(
+        _("artificial score"), max_length=5, blank=True, help_text="A+, A, A-, A+/A-"
+    )
+
+    class Meta:
+        ordering = ["version", "board", "table", "pk"]
+        indexes = [models.Index(fields=["version", "board"])]
+        verbose_name = _("board result")
+        verbose_name_plural = _("board results")
+
+    def __str__(self):
+        return f"{self.board}: {self.ns_id}-{self.ew_id} {self.contract or self.artificial} {self.score}"
+
+
+class ResultPenalty(AppendOnly):
+    """A procedural penalty in percent of the top (VSz 32): on one board, or on the session total."""
+
+    version = models.ForeignKey(ResultVersion, on_delete=models.PROTECT, related_name="penalties")
+    pair = models.ForeignKey("bridge.SessionPair", on_delete=models.PROTECT, related_name="+")
+    board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True)
+    percent = models.DecimalField(_("percent of the top"), max_digits=5, decimal_places=2)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["version", "pk"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+
+    def __str__(self):
+        return f"{self.pair_id} -{self.percent}% ({self.board or '-'})"

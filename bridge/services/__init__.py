@@ -1,0 +1,10 @@
+"""Services of the bridge pair events: load models, call the engines, write in one transaction.
+
+Modules: setup (sessions, sections, seating), uploads (PBN / CSV / traveller form -> a new version),
+versions (the append-only version writer), compute (the recompute behind the Celery task), corrections
+(VSz 12), adjustments (director's and appeals' rulings), roster (substitutes and withdrawals, VSz 25),
+dealing (sealed computer-dealt sets, VSz 21), handrecords (double-dummy analysis), exports (PBN, USEBIO),
+pages (what the pages read), ranking_source (masterpoint rights for the rankings app).
+"""
+
+SCOPE = "bridge-pairs"  # the results.RecomputeState scope of bridge pair events

@@ -1,0 +1,149 @@
+"""Adjusted scores and procedural penalties: the director's rulings and the appeals committee's decisions.
+
+Both arrive through `apply_ruling`, which writes a new version of the session (the other results copied)
+and so triggers the same recompute as an upload.
+"""
+
+from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from bridge.scoring.adjusted import ArtificialScore, Penalty
+from bridge.scoring.contract import board_vulnerability, is_possible_score, vulnerable_sides
+from results.models import VersionedUpload
+
+from ..models import PairSession, ResultVersion, SessionPair
+from . import versions
+
+
+class RulingError(ValueError):
+    pass
+
+
+def _pair(session: PairSession, pair) -> SessionPair:
+    """A SessionPair of this session, given as one or by its label ("7", or "B7" with several sections)."""
+    if isinstance(pair, SessionPair):
+        if pair.section.session_id != session.pk:
+            raise RulingError(_("pair %(pair)s does not play in this session") % {"pair": pair.number})
+        return pair
+    label = str(pair).strip().upper()
+    seats = SessionPair.objects.filter(section__session=session).select_related("section")
+    letter, number = label.rstrip("0123456789"), label[len(label.rstrip("0123456789")) :]
+    found = [s for s in seats if str(s.number) == number and (not letter or s.section.letter == letter)]
+    if len(found) != 1:
+        raise RulingError(_("pair %(pair)s does not play in this session") % {"pair": label})
+    return found[0]
+
+
+def _penalty(session: PairSession, item) -> dict:
+    if isinstance(item, Penalty):
+        pair, percent, board, reason = item.pair, item.percent, item.board, item.reason
+    else:
+        pair, percent, board = (tuple(item) + (None,))[:3]
+        reason = ""
+    try:
+        percent = Decimal(str(percent))
+    except InvalidOperation:
+        raise RulingError(_("%(value)s is not a percentage") % {"value": percent})
+    if not Decimal(0) < percent <= Decimal(100):
+        raise RulingError(_("a penalty is more than 0 and at most 100 percent of the top"))
+    return {"pair_id": _pair(session, pair).pk, "board": board, "percent": percent, "reason": reason}
+
+
+def apply_ruling(
+    session: PairSession,
+    board_number: int | None,
+    ns_pair=None,
+    ew_pair=None,
+    *,
+    artificial: str | ArtificialScore | None = None,
+    score: int | None = None,
+    penalties: Iterable = (),
+    reason: str,
+    user,
+    source: str = "appeal",
+) -> ResultVersion:
+    """Apply a ruling to one table's result on a board and/or give penalties; returns the new version.
+
+    - `session`: the bridge PairSession; `board_number`: the board (None for penalties alone).
+    - `ns_pair`, `ew_pair`: the pairs at the table, as SessionPair objects or their labels ("7", "B7").
+    - `artificial`: an artificial adjusted score (VSz 29) "A+", "A", "A-" or split per line "A+/A-" (NS/EW);
+      or `score`: an assigned NS score (it must be a score some contract can produce on that board).
+      Either replaces the table's result, or adds it when the table has none (e.g. the board was not
+      played). Give neither to leave the result as it is.
+    - `penalties`: procedural penalties (VSz 32) in percent of the top, each a
+      `bridge.scoring.adjusted.Penalty(pair, percent, board, reason)` or a tuple `(pair, percent[, board])`;
+      board None takes it from the session total. Pairs as above.
+    - `reason`: why (kept on the version); `user`: who decided; `source`: "appeal" (appeals committee)
+      or "adjustment" (the director).
+
+    Everything is checked before anything is written (RulingError); the new version is recomputed by the
+    Celery task after the commit, exactly like an upload.
+    """
+    if source not in (VersionedUpload.Source.APPEAL, VersionedUpload.Source.ADJUSTMENT):
+        raise RulingError(_("a ruling's source is 'appeal' or 'adjustment'"))
+    if artificial is not None and score is not None:
+        raise RulingError(_("give an artificial score or an assigned score, not both"))
+    changes_result = artificial is not None or score is not None
+    if changes_result and (board_number is None or ns_pair is None or ew_pair is None):
+        raise RulingError(_("an adjusted score needs the board and both pairs"))
+    award = ""
+    if artificial is not None:
+        try:
+            award = str(ArtificialScore.parse(str(artificial)))
+        except ValueError as error:
+            raise RulingError(str(error))
+    if score is not None:
+        score = int(score)
+        if not is_possible_score(score, *vulnerable_sides(board_vulnerability(board_number))):
+            raise RulingError(
+                _("no contract scores %(score)s on board %(board)s") % {"score": score, "board": board_number}
+            )
+    with transaction.atomic():
+        versions.lock_event(session.event_id)
+        ns = _pair(session, ns_pair) if ns_pair is not None else None
+        ew = _pair(session, ew_pair) if ew_pair is not None else None
+        if ns is not None and ns == ew:
+            raise RulingError(_("a pair cannot play against itself"))
+        new_penalties = [_penalty(session, item) for item in penalties]
+        if not changes_result and not new_penalties:
+            raise RulingError(_("the ruling changes nothing"))
+        base = versions.latest_version(session)
+        rows = versions.rows_of(base)
+        if changes_result:
+            row = next(
+                (
+                    r
+                    for r in rows
+                    if r["board"] == board_number and r["ns_id"] == ns.pk and r["ew_id"] == ew.pk
+                ),
+                None,
+            )
+            clash = [
+                r
+                for r in rows
+                if r is not row and r["board"] == board_number and {r["ns_id"], r["ew_id"]} & {ns.pk, ew.pk}
+            ]
+            if clash:
+                raise RulingError(
+                    _("on board %(board)s one of these pairs already has a result against another pair")
+                    % {"board": board_number}
+                )
+            if row is None:
+                row = {"board": board_number, "table": None, "ns_id": ns.pk, "ew_id": ew.pk}
+                rows.append(row)
+            row.update(contract="", declarer="", lead="", tricks=None, score=score, artificial=award)
+            if score is not None:
+                row["artificial"] = ""
+        return versions.write_version(
+            session,
+            rows,
+            versions.penalties_of(base) + new_penalties,
+            source=source,
+            user=user,
+            note=reason,
+            deals=base.deals if base else {},
+            base=base,
+        )

@@ -1,0 +1,223 @@
+"""What the result pages read: stored rows grouped for display. Nothing here scores or parses."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from results.services import state_of
+
+from ..models import BoardScore, EventStanding, HandRecord, PairSession, SessionPair, SessionStanding
+from . import SCOPE, exports
+
+
+def processing(event_id: int) -> bool:
+    state = state_of(event_id, SCOPE)
+    return bool(state and state.processing)
+
+
+def recompute_error(event_id: int) -> str:
+    state = state_of(event_id, SCOPE)
+    return state.error if state else ""
+
+
+def standings_by_field(session: PairSession) -> list[tuple[str, list[SessionStanding]]]:
+    rows = SessionStanding.objects.filter(session=session).select_related(
+        "pair__section", "pair__pair__player1", "pair__pair__player2"
+    )
+    fields: dict[str, list] = defaultdict(list)
+    for row in rows.order_by("field", "order"):
+        fields[row.field].append(row)
+    return sorted(
+        fields.items(), key=lambda item: ("NS", "EW", "").index(item[0]) if item[0] in ("NS", "EW", "") else 9
+    )
+
+
+def event_standings_by_field(event) -> list[tuple[str, list[EventStanding]]]:
+    rows = EventStanding.objects.filter(event=event).select_related("pair__player1", "pair__player2")
+    fields: dict[str, list] = defaultdict(list)
+    for row in rows.order_by("field", "order"):
+        fields[row.field].append(row)
+    return sorted(
+        fields.items(), key=lambda item: ("NS", "EW", "").index(item[0]) if item[0] in ("NS", "EW", "") else 9
+    )
+
+
+@dataclass
+class FrequencyBoard:
+    board: int
+    hand: HandRecord | None
+    rows: list[BoardScore]
+
+
+def frequency_sheets(session: PairSession, board: int | None = None) -> list[FrequencyBoard]:
+    scores = BoardScore.objects.filter(session=session).select_related("ns__section", "ew__section")
+    if board is not None:
+        scores = scores.filter(board=board)
+    hands = {h.board: h for h in HandRecord.objects.filter(session=session)}
+    boards: dict[int, list[BoardScore]] = defaultdict(list)
+    for row in scores:
+        boards[row.board].append(row)
+    out = []
+    for number in sorted(boards):
+        rows = decorate(
+            sorted(boards[number], key=lambda r: (r.score is None, -(r.score or 0), r.table or 0, r.pk))
+        )
+        hand = hands.get(number)
+        if hand is not None:
+            hand.diagram = hand_diagram(hand.deal)
+            hand.dd = dd_rows(hand.tricks)
+            hand.vul_display = vulnerability_display(hand.vulnerability)
+        out.append(FrequencyBoard(number, hand, rows))
+    return out
+
+
+@dataclass
+class CardLine:
+    board: int
+    direction: str
+    opponent: SessionPair | None
+    row: BoardScore
+    score: int | None  # from this pair's side
+    mp: object
+    pct: object
+    penalty: object
+    award: str
+
+
+def score_card(session: PairSession, seat: SessionPair) -> list[CardLine]:
+    rows = (
+        BoardScore.objects.filter(session=session).filter(Q(ns=seat) | Q(ew=seat)).select_related("ns", "ew")
+    )
+    out = []
+    for row in decorate(rows.order_by("board")):
+        ns_side = row.ns_id == seat.pk
+        award = ""
+        if row.artificial:
+            parts = row.artificial.split("/")
+            award = parts[0] if ns_side else parts[-1]
+        out.append(
+            CardLine(
+                row.board,
+                "NS" if ns_side else "EW",
+                row.ew if ns_side else row.ns,
+                row,
+                None if row.score is None else (row.score if ns_side else -row.score),
+                row.mp_ns if ns_side else row.mp_ew,
+                row.pct_ns if ns_side else row.pct_ew,
+                row.penalty_ns if ns_side else row.penalty_ew,
+                award,
+            )
+        )
+    return out
+
+
+def labels(session: PairSession) -> dict[int, str]:
+    return exports.pair_labels(session)
+
+
+def hand_records(session: PairSession) -> list[HandRecord]:
+    hands = list(HandRecord.objects.filter(session=session).order_by("board"))
+    for hand in hands:
+        hand.diagram = hand_diagram(hand.deal)
+        hand.dd = dd_rows(hand.tricks)
+        hand.vul_display = vulnerability_display(hand.vulnerability)
+    return hands
+
+
+# --- display helpers (the app keeps no template tags: values are prepared here) -------------------------
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RED = {"H", "D"}
+
+
+def _suit(letter: str) -> str:
+    from django.utils.html import format_html
+
+    symbol = SUIT_SYMBOLS[letter]
+    return format_html('<span class="suit-red">{}</span>', symbol) if letter in _RED else symbol
+
+
+def contract_display(contract: str, declarer: str = ""):
+    """'4HX', 'N' -> '4♥X N' with the red suit marked; 'Pass' stays; NT reads 'NT'."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    if not contract or contract == "Pass":
+        return contract
+    level, rest = contract[0], contract[1:]
+    strain = "NT" if rest.startswith("NT") else rest[:1]
+    doubled = rest[len(strain) :]
+    shown = "NT" if strain == "NT" else _suit(strain)
+    return mark_safe(f"{escape(level)}{shown}{escape(doubled)}{' ' + escape(declarer) if declarer else ''}")
+
+
+def lead_display(lead: str):
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    if not lead:
+        return ""
+    return mark_safe(f"{_suit(lead[0])}{escape(lead[1:].replace('T', '10'))}")
+
+
+def decorate(rows):
+    """Give score rows their display values (contract with suit symbols, lead)."""
+    for row in rows:
+        row.contract_display = contract_display(row.contract, row.declarer)
+        row.lead_display = lead_display(row.lead)
+    return rows
+
+
+def hand_diagram(deal: str) -> dict[str, list]:
+    """Seat -> [(suit symbol html, holding)] from a PBN deal."""
+    from bridge.dealing import parse_pbn_deal
+
+    hands = parse_pbn_deal(deal)
+    return {
+        seat: [
+            (_suit(s), holding.replace("T", "10") or "—") for s, holding in zip("SHDC", suits, strict=True)
+        ]
+        for seat, suits in hands.items()
+    }
+
+
+def vulnerability_display(vulnerability: str) -> str:
+    from django.utils.translation import gettext as _
+
+    return {
+        "None": _("nobody vulnerable"),
+        "NS": _("N-S vulnerable"),
+        "EW": _("E-W vulnerable"),
+        "All": _("all vulnerable"),
+    }.get(vulnerability, vulnerability)
+
+
+def dd_rows(tricks: dict) -> list[tuple[str, list[int]]]:
+    """Double-dummy tricks as rows per declarer in the order NT, S, H, D, C."""
+    return [
+        (seat, [tricks.get(seat, {}).get(strain) for strain in ("NT", "S", "H", "D", "C")]) for seat in "NSEW"
+    ]
+
+
+def movement_note(section, plan) -> str:
+    """How the movement moves, in the reader's language (the engine's note is English)."""
+    from django.utils.translation import gettext as _
+
+    if plan is None:
+        return ""
+    if plan.kind == "howell":
+        return _("complete Howell: every pair meets every other pair once")
+    if plan.tables % 2:
+        return _("odd number of tables: E-W pairs move up one table, boards down one table")
+    if section.even_method == "relay":
+        return _(
+            "even number of tables: tables 1 and %(last)s share boards, bye-stand between tables %(half)s and %(next)s"
+        ) % {
+            "last": plan.tables,
+            "half": plan.tables // 2,
+            "next": plan.tables // 2 + 1,
+        }
+    return _("even number of tables: E-W pairs skip a table after round %(round)s") % {
+        "round": plan.tables // 2
+    }

@@ -1,0 +1,154 @@
+"""Substitutes and withdrawals (VSz 25): who keeps the rights, whose results stand.
+
+The two rules are plain functions (`player_rights`, `sessions_that_stand`) so they are tested alone; the
+recompute applies them. Recording a substitute or a withdrawal is a director's act that raises the
+event's version and queues the recompute like any upload.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from results.models import VersionedUpload
+
+from ..models import PairSession, Substitution, Withdrawal
+from . import versions
+
+
+@dataclass(frozen=True)
+class PlayerRight:
+    person_id: int
+    boards: int
+    has_rights: bool
+    substitute_for: int | None = None
+
+
+def player_rights(
+    pair_boards: int, originals: Sequence[int], substitutions: Iterable[tuple[int, int, int]]
+) -> list[PlayerRight]:
+    """Rights of a pair's players given `(original, substitute, boards the substitute played)`.
+
+    A player who played fewer than half of the pair's boards has no right to masterpoints or prizes;
+    between a substitute and the player he replaced, the one who played more boards has them, the
+    original entrant when equal.
+    """
+    replaced: dict[int, int] = {}
+    played_by_sub: dict[tuple[int, int], int] = {}
+    for original, substitute, boards in substitutions:
+        replaced[original] = replaced.get(original, 0) + boards
+        played_by_sub[(original, substitute)] = played_by_sub.get((original, substitute), 0) + boards
+    played = {person: max(pair_boards - replaced.get(person, 0), 0) for person in originals}
+
+    def enough(boards: int) -> bool:
+        return pair_boards > 0 and 2 * boards >= pair_boards
+
+    out = []
+    for person in originals:
+        best_sub = max((b for (o, _s), b in played_by_sub.items() if o == person), default=-1)
+        out.append(PlayerRight(person, played[person], enough(played[person]) and played[person] >= best_sub))
+    for (original, substitute), boards in played_by_sub.items():
+        out.append(
+            PlayerRight(substitute, boards, enough(boards) and boards > played.get(original, 0), original)
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class SessionPlay:
+    """A withdrawn pair in one session: boards its movement gave it, boards it has results on."""
+
+    session: int
+    scheduled: int
+    played: int
+
+    @property
+    def full(self) -> bool:
+        return self.scheduled > 0 and self.played >= self.scheduled
+
+    @property
+    def half(self) -> bool:
+        return self.scheduled > 0 and 2 * self.played >= self.scheduled
+
+
+def sessions_that_stand(plays: Sequence[SessionPlay], multi_session: bool) -> set[int]:
+    """The sessions whose results of a withdrawn pair stand; the others' are deleted.
+
+    One session: they stand if the pair played at least half of its boards. Several: only if it played at
+    least one full session; then an unfinished session stands if half of it was played.
+    """
+    if not multi_session:
+        return {p.session for p in plays if p.half}
+    if not any(p.full for p in plays):
+        return set()
+    return {p.session for p in plays if p.half}
+
+
+# --- the director's acts --------------------------------------------------------------------------------
+
+
+def parse_boards(text: str) -> list[int]:
+    """'1-9, 13' -> [1, ..., 9, 13]; ValueError for anything else."""
+    boards: set[int] = set()
+    for part in text.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        first, _sep, last = part.partition("-")
+        if not first.strip().isdigit() or (last and not last.strip().isdigit()):
+            raise ValueError(_("%(part)s is not a board or a range of boards like 1-9") % {"part": part})
+        low, high = int(first), int(last or first)
+        if low < 1 or high < low:
+            raise ValueError(_("%(part)s is not a board or a range of boards like 1-9") % {"part": part})
+        boards.update(range(low, high + 1))
+    if not boards:
+        raise ValueError(_("no boards given"))
+    return sorted(boards)
+
+
+def record_substitution(session: PairSession, pair, original, substitute, boards: list[int], user, note=""):
+    if original.pk not in pair.player_ids:
+        raise ValueError(_("%(person)s is not a player of this pair") % {"person": original})
+    if substitute.pk in pair.player_ids:
+        raise ValueError(_("a player of the pair cannot substitute for his partner"))
+    with transaction.atomic():
+        versions.lock_event(session.event_id)
+        sub = Substitution.objects.create(
+            session=session,
+            pair=pair,
+            original=original,
+            substitute=substitute,
+            boards=sorted(set(boards)),
+            recorded_by=user,
+            note=note,
+        )
+        versions.mark_changed(session.event_id)
+    return sub
+
+
+def record_withdrawal(session: PairSession, pair, user, reason=""):
+    """The pair plays no further board; every session with results gets a new version whose computation
+    keeps or deletes its results by `sessions_that_stand` and gives its missing opponents average-plus."""
+    with transaction.atomic():
+        versions.lock_event(session.event_id)
+        if Withdrawal.objects.filter(pair=pair).exists():
+            raise ValueError(_("this pair has already withdrawn"))
+        withdrawal = Withdrawal.objects.create(pair=pair, session=session, reason=reason, recorded_by=user)
+        note = _("withdrawal of %(pair)s") % {"pair": pair}
+        for each in PairSession.objects.filter(event_id=session.event_id).order_by("number"):
+            base = versions.latest_version(each)
+            if base is None:
+                continue
+            versions.write_version(
+                each,
+                versions.rows_of(base),
+                versions.penalties_of(base),
+                source=VersionedUpload.Source.ADJUSTMENT,
+                user=user,
+                note=note,
+                deals=base.deals,
+                base=base,
+            )
+        versions.mark_changed(session.event_id)
+    return withdrawal

@@ -1,0 +1,386 @@
+"""A session's results from a PBN file, a CSV file or the director's web traveller, as a new version.
+
+All three become the same `Row`s, are checked against the session as a whole (pairs seated, a pair once
+per board, boards in play) and only then written: a file with any error writes nothing and says where
+(line, or board and table). A PBN or CSV upload replaces the session's results; a traveller replaces one
+board's. Penalties, which files do not carry, are kept from the previous version.
+"""
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from bridge.csv_upload import CsvError, Problem, read_csv, result_of
+from bridge.pbn.reader import PbnError, read_session
+from results.models import VersionedUpload
+
+from ..models import Pair, PairSession, ResultVersion, Section, SessionPair
+from . import versions
+
+Source = VersionedUpload.Source
+_LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
+
+
+class UploadError(Exception):
+    """The upload is refused; `messages` say where and why (nothing was written)."""
+
+    def __init__(self, messages):
+        self.messages = [str(m) for m in messages]
+        super().__init__("; ".join(self.messages))
+
+
+@dataclass(frozen=True)
+class Row:
+    board: int
+    ns: str
+    ew: str
+    where: str  # "line 12", "board 3, table 2": named in every error about this row
+    contract: str = ""
+    declarer: str = ""
+    lead: str = ""
+    tricks: int | None = None
+    score: int | None = None
+    artificial: str = ""
+    table: int | None = None
+
+
+@dataclass
+class Parsed:
+    rows: list[Row]
+    deals: dict[int, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # pair label -> "Name;Name" from the file
+    only_boards: set[int] | None = None  # a traveller replaces these boards only
+
+
+def explain(problem: Problem) -> str:
+    """A parser's refusal in the reader's language (nested reasons translated too)."""
+    values = {k: explain(v) if isinstance(v, Problem) else v for k, v in problem.params.items()}
+    return _(problem.template) % values
+
+
+# --- the three readers ----------------------------------------------------------------------------------
+
+
+def parse_pbn(text: str) -> Parsed:
+    try:
+        session = read_session(text)
+    except PbnError as error:
+        raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
+    rows = []
+    for board in session.boards:
+        for r in board.results:
+            rows.append(
+                Row(
+                    board.number,
+                    r.ns.upper(),
+                    r.ew.upper(),
+                    _("line %(line)s") % {"line": r.line},
+                    contract=r.contract or "",
+                    declarer=r.declarer or "",
+                    tricks=r.tricks,
+                    score=r.score_ns,
+                    artificial=r.artificial or "",
+                )
+            )
+    if not rows:
+        raise UploadError([_("no board of the file has a ScoreTable with results")])
+    deals = {
+        board.number: board.deal for board in session.boards if board.deal and "-" not in board.deal.split()
+    }
+    names = {total.pair.upper(): total.names for total in session.totals if total.names}
+    return Parsed(rows, deals, names)
+
+
+def parse_csv(text: str) -> Parsed:
+    try:
+        rows = read_csv(text)
+    except CsvError as error:
+        raise UploadError(
+            [_("line %(line)s: %(message)s") % {"line": error.line, "message": explain(error.problem)}]
+        )
+    return Parsed(
+        [
+            Row(
+                r.board,
+                r.ns,
+                r.ew,
+                _("line %(line)s") % {"line": r.line},
+                r.contract,
+                r.declarer,
+                r.lead,
+                r.tricks,
+                r.score,
+                r.artificial,
+            )
+            for r in rows
+        ]
+    )
+
+
+def parse_traveller(board: int, lines: list[dict]) -> Parsed:
+    """The web traveller of one board: dicts with ns, ew, contract, declarer, lead, result, score (text)."""
+    rows, errors = [], []
+    for index, line in enumerate(lines, start=1):
+        table = line.get("table") or index
+        where = _("board %(board)s, table %(table)s") % {"board": board, "table": table}
+        try:
+            values = result_of(
+                board,
+                str(line.get("ns", "")).strip().upper(),
+                str(line.get("ew", "")).strip().upper(),
+                str(line.get("contract", "") or ""),
+                str(line.get("declarer", "") or ""),
+                str(line.get("lead", "") or ""),
+                str(line.get("result", "") or ""),
+                str(line.get("score", "") if line.get("score") is not None else ""),
+            )
+        except Problem as problem:
+            errors.append(f"{where}: {explain(problem)}")
+            continue
+        contract, declarer, lead, tricks, score, artificial = values
+        rows.append(
+            Row(
+                board,
+                str(line["ns"]).strip().upper(),
+                str(line["ew"]).strip().upper(),
+                where,
+                contract,
+                declarer,
+                lead,
+                tricks,
+                score,
+                artificial,
+                table=line.get("table"),
+            )
+        )
+    if errors:
+        raise UploadError(errors)
+    return Parsed(rows, only_boards={board})
+
+
+# --- against the session --------------------------------------------------------------------------------
+
+
+class _Seating:
+    """Finds the seated pair a file's label means: by section letter and number, then by direction."""
+
+    def __init__(self, session: PairSession, rows: list[Row]):
+        self.sections = {s.letter: s for s in session.sections.all()}
+        self.by_number: dict[tuple[str, int], list[SessionPair]] = defaultdict(list)
+        self.ew_in_order: dict[str, list[SessionPair]] = defaultdict(list)
+        for pair in SessionPair.objects.filter(section__session=session).select_related("section"):
+            self.by_number[(pair.section.letter, pair.number)].append(pair)
+            if pair.direction == SessionPair.Direction.EW:
+                self.ew_in_order[pair.section.letter].append(pair)
+        for pairs in self.ew_in_order.values():
+            pairs.sort(key=lambda p: p.number)
+        # A file numbering both directions 1..n shows the same label on both sides of one board.
+        per_board: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
+        for row in rows:
+            per_board[row.board][0].add(row.ns)
+            per_board[row.board][1].add(row.ew)
+        self.by_direction = any(ns & ew for ns, ew in per_board.values())
+
+    @property
+    def empty(self) -> bool:
+        return not self.by_number
+
+    def split(self, label: str) -> tuple[str, int] | None:
+        match = _LABEL.match(label)
+        if not match:
+            return None
+        letter, number = match.group(1).upper(), int(match.group(2))
+        if not letter:
+            if len(self.sections) > 1:
+                return None
+            letter = next(iter(self.sections), "A")
+        return letter, number
+
+    def find(self, label: str, side: str) -> SessionPair | None:
+        key = self.split(label)
+        if key is None:
+            return None
+        found = self.by_number.get(key, [])
+        if len(found) == 1:
+            return found[0]
+        for pair in found:
+            if pair.direction == side:
+                return pair
+        if not found and self.by_direction and side == "EW":
+            ordered = self.ew_in_order.get(key[0], [])
+            if 1 <= key[1] <= len(ordered):
+                return ordered[key[1] - 1]
+        return None
+
+
+def _plan_new_pairs(session: PairSession, parsed: Parsed, seating: _Seating) -> dict[tuple[str, str], tuple]:
+    """When nobody is seated yet the file defines the movement: (label, side) -> (letter, number, dir)."""
+    sides: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for row in parsed.rows:
+        for label, side in ((row.ns, "NS"), (row.ew, "EW")):
+            match = _LABEL.match(label)
+            if match:
+                sides[(match.group(1).upper() or "A", int(match.group(2)))].add(side)
+    plan = {}
+    for row in parsed.rows:
+        for label, side in ((row.ns, "NS"), (row.ew, "EW")):
+            match = _LABEL.match(label)
+            if not match:
+                continue
+            key = (match.group(1).upper() or "A", int(match.group(2)))
+            if seating.by_direction:
+                direction = side
+            else:
+                direction = side if len(sides[key]) == 1 else ""
+            plan[(label, side)] = (*key, direction)
+    return plan
+
+
+def _tables(session: PairSession) -> dict[tuple[int, str, int, int], int]:
+    """(board, section, NS number, EW number) -> table, from the generated movements."""
+    tables = {}
+    for section in session.sections.all():
+        plan = section.plan()
+        if plan is None:
+            continue
+        for a in plan.assignments:
+            for board in a.boards:
+                tables[(board, section.letter, a.ns, a.ew)] = a.table
+    return tables
+
+
+def _resolve(session: PairSession, parsed: Parsed):
+    """Rows as version rows; returns (rows, new pairs to create, errors). Writes nothing."""
+    seating = _Seating(session, parsed.rows)
+    errors: list[str] = []
+    plan = _plan_new_pairs(session, parsed, seating) if seating.empty else {}
+    generated = any(s.movement != Section.Movement.UPLOADED for s in seating.sections.values())
+    tables = _tables(session) if generated else {}
+    seen: dict[tuple[int, object], str] = {}
+    out = []
+    for row in parsed.rows:
+        pairs = []
+        for label, side in ((row.ns, "NS"), (row.ew, "EW")):
+            pair = plan.get((label, side)) if plan else seating.find(label, side)
+            if pair is None:
+                errors.append(
+                    _("%(where)s: pair %(pair)s (%(side)s) is not seated in this session")
+                    % {"where": row.where, "pair": label, "side": side}
+                )
+            pairs.append(pair)
+        if None in pairs:
+            continue
+        if generated and session.boards and row.board > session.boards:
+            errors.append(
+                _("%(where)s: board %(board)s is not in play in this session (boards 1-%(last)s)")
+                % {"where": row.where, "board": row.board, "last": session.boards}
+            )
+            continue
+        ns, ew = pairs
+        if ns == ew:
+            errors.append(_("%(where)s: a pair cannot play against itself") % {"where": row.where})
+            continue
+        for pair, label in ((ns, row.ns), (ew, row.ew)):
+            key = (row.board, pair if isinstance(pair, tuple) else pair.pk)
+            if key in seen:
+                errors.append(
+                    _("%(where)s: pair %(pair)s already has a result on board %(board)s (%(first)s)")
+                    % {"where": row.where, "pair": label, "board": row.board, "first": seen[key]}
+                )
+            seen.setdefault(key, row.where)
+        table = row.table
+        if table is None and not plan:
+            table = tables.get((row.board, ns.section.letter, ns.number, ew.number))
+        out.append((row, ns, ew, table))
+    return out, plan, errors
+
+
+def upload(
+    session: PairSession,
+    parsed: Parsed,
+    *,
+    source: str,
+    user,
+    note: str = "",
+    file_name: str = "",
+    raw: str = "",
+) -> ResultVersion:
+    """Check everything, then write the new version in one transaction (UploadError: nothing written)."""
+    with transaction.atomic():
+        versions.lock_event(session.event_id)
+        session = PairSession.objects.select_for_update().get(pk=session.pk)
+        resolved, plan, errors = _resolve(session, parsed)
+        if errors:
+            raise UploadError(errors[:50])
+        created = _create_pairs(session, plan, parsed.names) if plan else {}
+        base = versions.latest_version(session)
+        rows = []
+        if parsed.only_boards is not None:
+            rows = [r for r in versions.rows_of(base) if r["board"] not in parsed.only_boards]
+        for row, ns, ew, table in resolved:
+            rows.append(
+                {
+                    "board": row.board,
+                    "table": table,
+                    "ns_id": created[ns].pk if isinstance(ns, tuple) else ns.pk,
+                    "ew_id": created[ew].pk if isinstance(ew, tuple) else ew.pk,
+                    "contract": row.contract,
+                    "declarer": row.declarer,
+                    "lead": row.lead,
+                    "tricks": row.tricks,
+                    "score": row.score,
+                    "artificial": row.artificial,
+                }
+            )
+        deals = {int(k): v for k, v in (base.deals if base else {}).items()}
+        deals.update(parsed.deals)
+        last_board = max((r["board"] for r in rows), default=0)
+        if last_board > session.boards and not any(
+            s.movement != Section.Movement.UPLOADED for s in session.sections.all()
+        ):
+            session.boards = last_board
+            session.save(update_fields=["boards"])
+        return versions.write_version(
+            session,
+            rows,
+            versions.penalties_of(base),
+            source=source,
+            user=user,
+            note=note,
+            file_name=file_name,
+            raw=raw,
+            deals=deals,
+            base=base,
+        )
+
+
+def _create_pairs(session: PairSession, plan: dict, names: dict[str, str]) -> dict[tuple, SessionPair]:
+    """Seat the pairs an upload defines; an event pair of an earlier session with the same name is reused."""
+    by_name = {p.name: p for p in Pair.objects.filter(event_id=session.event_id).exclude(name="")}
+    created: dict[tuple, SessionPair] = {}
+    label_of = {seat: label for (label, _side), seat in plan.items()}
+    sections = {s.letter: s for s in session.sections.all()}
+    for seat in sorted(set(plan.values())):
+        letter, number, direction = seat
+        section = sections.get(letter)
+        if section is None:
+            section = sections[letter] = Section.objects.create(
+                session=session, letter=letter, movement=Section.Movement.UPLOADED
+            )
+        name = (names.get(label_of[seat]) or "").replace(";", " – ").strip()
+        pair = by_name.pop(name, None) if name else None  # popped: one seat per pair in a session
+        if pair is None:
+            pair = Pair.objects.create(event_id=session.event_id, name=name or f"{letter}{number}")
+        created[seat] = SessionPair.objects.create(
+            section=section, pair=pair, number=number, direction=direction
+        )
+    for section in sections.values():
+        if section.movement == Section.Movement.UPLOADED:
+            section.tables = max(
+                len([s for s in created if s[0] == section.letter and s[2] != "EW"]), section.tables
+            )
+            section.save(update_fields=["tables"])
+    return created

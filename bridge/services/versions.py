@@ -1,0 +1,121 @@
+"""Writing a new result version: the one path every change of a session's results goes through.
+
+Callers hold no lock of their own: `write_version` locks the event's recompute row first, so versions of
+one event are numbered one at a time across every web and worker process (never a process-local lock).
+"""
+
+import hashlib
+
+from django.db import transaction
+
+from config.celery import enqueue_on_commit
+from results.services import lock_state, mark_uploaded, next_version_number
+
+from ..models import BoardResult, PairSession, ResultPenalty, ResultVersion
+from . import SCOPE, bulk
+
+ROW_FIELDS = (
+    "board",
+    "table",
+    "ns_id",
+    "ew_id",
+    "contract",
+    "declarer",
+    "lead",
+    "tricks",
+    "score",
+    "artificial",
+)
+PENALTY_FIELDS = ("pair_id", "board", "percent", "reason")
+_TEXT_FIELDS = ("contract", "declarer", "lead", "artificial")
+
+
+def clean_row(row: dict) -> dict:
+    """A row with every field, text fields never None."""
+    out = {field: row.get(field) for field in ROW_FIELDS}
+    for field in _TEXT_FIELDS:
+        out[field] = out[field] or ""
+    return out
+
+
+def latest_version(session: PairSession) -> ResultVersion | None:
+    return ResultVersion.objects.filter(session=session).order_by("-number").first()
+
+
+def rows_of(version: ResultVersion | None) -> list[dict]:
+    if version is None:
+        return []
+    return list(
+        BoardResult.objects.filter(version=version).order_by("board", "table", "pk").values(*ROW_FIELDS)
+    )
+
+
+def penalties_of(version: ResultVersion | None) -> list[dict]:
+    if version is None:
+        return []
+    return list(ResultPenalty.objects.filter(version=version).order_by("pk").values(*PENALTY_FIELDS))
+
+
+def lock_event(event_id: int) -> None:
+    """Serialise writers of one event's results (call inside transaction.atomic)."""
+    lock_state(event_id, SCOPE)
+
+
+def write_version(
+    session: PairSession,
+    rows: list[dict],
+    penalties: list[dict],
+    *,
+    source: str,
+    user,
+    note: str = "",
+    file_name: str = "",
+    raw: str = "",
+    deals: dict | None = None,
+    base: ResultVersion | None = None,
+) -> ResultVersion:
+    """Append a version holding `rows` and `penalties` (dicts of ROW_FIELDS / PENALTY_FIELDS) and queue
+    the recompute for after the commit. The caller has already locked the event with `lock_event`."""
+    assert transaction.get_connection().in_atomic_block, "write_version needs the caller's transaction"
+    event_version = mark_uploaded(session.event_id, SCOPE)
+    version = ResultVersion.objects.create(
+        session=session,
+        number=next_version_number(ResultVersion, session=session),
+        source=source,
+        uploaded_by=user,
+        note=note[:500],
+        file_name=file_name[:200],
+        sha256=hashlib.sha256(raw.encode()).hexdigest() if raw else "",
+        raw=raw,
+        deals={str(board): deal for board, deal in (deals or {}).items()},
+        base=base,
+        event_version=event_version,
+    )
+    bulk.insert_rows(
+        BoardResult,
+        ("version",) + ROW_FIELDS,
+        ((version.pk, *clean_row(row).values()) for row in rows),
+    )
+    ResultPenalty.objects.bulk_create(
+        [
+            ResultPenalty(
+                version=version, **{f: p.get(f) or ("" if f == "reason" else None) for f in PENALTY_FIELDS}
+            )
+            for p in penalties
+        ]
+    )
+    queue_recompute(session.event_id)
+    return version
+
+
+def queue_recompute(event_id: int) -> None:
+    from .. import tasks
+
+    enqueue_on_commit(tasks.recompute_pair_results, event_id)
+
+
+def mark_changed(event_id: int) -> int:
+    """A change outside the result rows (a substitute recorded): a new event version and a recompute."""
+    version = mark_uploaded(event_id, SCOPE)
+    queue_recompute(event_id)
+    return version

@@ -1,0 +1,24 @@
+"""Celery tasks of bridge pair events: thin, idempotent, published on commit (config.celery)."""
+
+from celery import shared_task
+
+
+@shared_task
+def recompute_pair_results(event_id):
+    """Rescore every session of the event and replace its standings; serialised per event, safe twice."""
+    from .services import compute
+
+    try:
+        return compute.recompute_event(event_id)
+    except compute.ScoringError as error:
+        # Retrying cannot change the engine's mind: keep the reason for the director and stop.
+        compute.record_failure(event_id, str(error))
+        return {"event": event_id, "error": str(error)}
+
+
+@shared_task
+def compute_hand_records(session_id):
+    """Double-dummy tricks and par of the session's deals not analysed yet."""
+    from .services import handrecords
+
+    return handrecords.compute(session_id)

@@ -1,0 +1,69 @@
+"""Computer dealing (VSz 21): the director makes a sealed set; after the start anyone may test any set."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from bridge import dealing as engine
+from bridge.pbn.reader import PbnError, decode_pbn, read_games
+
+from ..services import dealing, versions
+from .common import MANAGE, login_or_raise, session_context, session_or_deny
+from .forms import DealingForm, DealsFileForm
+
+
+@login_or_raise
+def dealing_page(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    form = DealingForm(request.POST or None, initial={"boards": session.boards or None})
+    if request.method == "POST" and form.is_valid():
+        try:
+            dealing.create_deal_set(session, form.cleaned_data["boards"], request.user)
+        except ValueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("A new sealed set of deals was made."))
+            return redirect("bridge_dealing", session.pk)
+    sets = list(session.deal_sets.select_related("created_by"))
+    return render(
+        request,
+        "bridge/dealing.html",
+        session_context(request, session, form=form, sets=sets, started=session.has_started()),
+    )
+
+
+def _statistics_context(deals):
+    stats = engine.deal_statistics(deals)
+    return {"stats": stats, "tests": [t for t in stats.tests if t.applicable]}
+
+
+@login_or_raise
+def session_statistics(request, pk):
+    """The statistics of a session's deals: like the deals themselves, refused before the start."""
+    session = session_or_deny(request, pk)
+    if not session.has_started() and session.starts_at is not None:
+        raise PermissionDenied(_("The deals stay sealed until the session starts."))
+    deals = dealing.deals_of_session(session, versions.latest_version(session))
+    context = _statistics_context(list(deals.values())) if deals else {}
+    return render(request, "bridge/statistics.html", session_context(request, session, **context))
+
+
+def any_statistics(request):
+    """Hand patterns and honours of any PBN file's deals against their theoretical frequencies."""
+    form = DealsFileForm(request.POST or None, request.FILES or None)
+    context = {"form": form}
+    if request.method == "POST" and form.is_valid():
+        try:
+            games = read_games(decode_pbn(form.cleaned_data["file"].read()))
+            deals = [g.value("deal") for g in games if g.value("deal")]
+            if not deals:
+                raise ValueError(_("the file has no deals"))
+            context.update(_statistics_context(deals))
+        except PbnError as error:
+            form.add_error(
+                None, _("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}
+            )
+        except ValueError as error:
+            form.add_error(None, str(error))
+    return render(request, "bridge/statistics.html", context)

@@ -1,0 +1,386 @@
+"""The director's pages: setup, uploads (file or traveller), versions, publication, adjusted scores,
+guide cards, substitutes and withdrawals, the corrections queue. Every one checks `bridge.manage_results`
+on the object."""
+
+from django.contrib import messages
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from bridge import movements
+from federation.models import Membership
+from results.models import VersionedUpload
+
+from ..models import (
+    BoardResult,
+    CorrectionRequest,
+    PairSession,
+    ResultVersion,
+    SessionPair,
+    Substitution,
+    Withdrawal,
+)
+from ..services import adjustments, corrections, pages, roster, setup, uploads, versions
+from ..services.exports import pair_labels
+from .common import MANAGE, event_or_deny, login_or_raise, session_context, session_or_deny
+from .forms import (
+    AdjustForm,
+    DecisionForm,
+    SessionForm,
+    SettingsForm,
+    SubstitutionForm,
+    TravellerFormSet,
+    TravellerNoteForm,
+    UploadForm,
+    WithdrawalForm,
+)
+
+Source = VersionedUpload.Source
+
+
+@login_or_raise
+def event_setup(request, pk):
+    event = event_or_deny(request, pk, MANAGE)
+    settings = setup.pair_event(event)
+    settings_form = SettingsForm(instance=settings, prefix="settings")
+    session_form = SessionForm(event=event, prefix="session")
+    if request.method == "POST" and "settings" in request.POST:
+        settings_form = SettingsForm(request.POST, instance=settings, prefix="settings")
+        if settings_form.is_valid():
+            settings_form.save()
+            versions_changed = PairSession.objects.filter(event=event, versions__isnull=False).exists()
+            if versions_changed:
+                versions.mark_changed(event.pk)
+            messages.success(request, _("Scoring settings saved."))
+            return redirect("bridge_setup", event.pk)
+    elif request.method == "POST":
+        session_form = SessionForm(request.POST, event=event, prefix="session")
+        if session_form.is_valid():
+            data = session_form.cleaned_data
+            try:
+                session = setup.create_session(
+                    event,
+                    movement=data["movement"],
+                    pairs=setup.pairs_from_entries(event) if data["seat_entries"] else None,
+                    announced=data["announced"],
+                    sections=data["sections"],
+                    boards_per_round=data["boards_per_round"],
+                    rounds=data["rounds"],
+                    even_method=data["even_method"],
+                    arrow_switch_rounds=setup.parse_rounds(data["arrow_switch_rounds"]),
+                )
+            except setup.SetupError as error:
+                session_form.add_error(None, str(error))
+            else:
+                messages.success(request, _("%(session)s created.") % {"session": session})
+                return redirect("bridge_session", session.pk)
+    sessions = PairSession.objects.filter(event=event).prefetch_related("sections__pairs").order_by("number")
+    return render(
+        request,
+        "bridge/setup.html",
+        {"event": event, "settings_form": settings_form, "session_form": session_form, "sessions": sessions},
+    )
+
+
+@login_or_raise
+def upload(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        raw = form.cleaned_data["file"].read()
+        text = _decode(raw)
+        kind = form.cleaned_data["format"]
+        try:
+            parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
+            version = uploads.upload(
+                session,
+                parsed,
+                source=Source.PBN if kind == "pbn" else Source.CSV,
+                user=request.user,
+                note=form.cleaned_data["note"],
+                file_name=form.cleaned_data["file"].name,
+                raw=text,
+            )
+        except uploads.UploadError as error:
+            errors = error.messages
+        else:
+            messages.success(
+                request,
+                _("Version %(number)s saved; the standings are being computed.") % {"number": version.number},
+            )
+            return redirect("bridge_session", session.pk)
+    boards = range(1, session.boards + 1)
+    return render(
+        request,
+        "bridge/upload.html",
+        session_context(request, session, form=form, errors=errors, boards=boards),
+        status=400 if errors else 200,
+    )
+
+
+def _decode(raw: bytes) -> str:
+    from bridge.pbn.reader import decode_pbn
+
+    return decode_pbn(raw)
+
+
+@login_or_raise
+def traveller(request, pk, board):
+    session = session_or_deny(request, pk, MANAGE)
+    labels = pair_labels(session)
+    current = [r for r in versions.rows_of(versions.latest_version(session)) if r["board"] == board]
+    initial = [
+        {
+            "ns": labels.get(r["ns_id"], ""),
+            "ew": labels.get(r["ew_id"], ""),
+            "contract": r["contract"],
+            "declarer": r["declarer"],
+            "lead": r["lead"],
+            "result": "" if r["tricks"] is None else r["tricks"],
+            "score": r["artificial"] or ("" if r["score"] is None else r["score"]),
+        }
+        for r in current
+    ]
+    tables = max(
+        session.sections.order_by("-tables").values_list("tables", flat=True).first() or 0, len(initial)
+    )
+    initial += [{} for _ in range(max(tables + 2 - len(initial), 2))]
+    formset = TravellerFormSet(request.POST or None, initial=initial, prefix="line")
+    note_form = TravellerNoteForm(request.POST or None)
+    errors = []
+    if request.method == "POST" and formset.is_valid() and note_form.is_valid():
+        lines = [f.cleaned_data for f in formset if f.has_content()]
+        try:
+            version = uploads.upload(
+                session,
+                uploads.parse_traveller(board, lines),
+                source=Source.FORM,
+                user=request.user,
+                note=note_form.cleaned_data["note"] or _("traveller of board %(board)s") % {"board": board},
+            )
+        except uploads.UploadError as error:
+            errors = error.messages
+        else:
+            messages.success(
+                request,
+                _("Version %(number)s saved; the standings are being computed.") % {"number": version.number},
+            )
+            if board < session.boards:
+                return redirect("bridge_traveller", session.pk, board + 1)
+            return redirect("bridge_session", session.pk)
+    return render(
+        request,
+        "bridge/traveller.html",
+        session_context(
+            request,
+            session,
+            board=board,
+            formset=formset,
+            note_form=note_form,
+            errors=errors,
+            boards=range(1, max(session.boards, board) + 1),
+        ),
+        status=400 if errors else 200,
+    )
+
+
+@login_or_raise
+def version_list(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    rows = (
+        ResultVersion.objects.filter(session=session)
+        .select_related("uploaded_by")
+        .annotate(result_count=Count("results"))
+        .order_by("-number")
+    )
+    return render(
+        request,
+        "bridge/versions.html",
+        session_context(request, session, versions=[(v, v.result_count) for v in rows]),
+    )
+
+
+@login_or_raise
+@require_POST
+def publish(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    try:
+        setup.publish(session, request.user)
+    except setup.SetupError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Results published."))
+    return redirect("bridge_session", session.pk)
+
+
+@login_or_raise
+def adjust(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    form = AdjustForm(request.POST or None, session=session)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        penalties = []
+        if data["penalty_pair"]:
+            on_board = data["board"] if data["penalty_on_board"] else None
+            penalties.append((data["penalty_pair"], data["penalty_percent"], on_board))
+        try:
+            version = adjustments.apply_ruling(
+                session,
+                data["board"],
+                data["ns"],
+                data["ew"],
+                artificial=data["award"] or None,
+                score=data["score"],
+                penalties=penalties,
+                reason=data["reason"],
+                user=request.user,
+                source=Source.ADJUSTMENT,
+            )
+        except adjustments.RulingError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(
+                request,
+                _("Version %(number)s saved; the standings are being computed.") % {"number": version.number},
+            )
+            return redirect("bridge_adjust", session.pk)
+    latest = versions.latest_version(session)
+    adjusted = BoardResult.objects.filter(version=latest).exclude(artificial="").select_related("ns", "ew")
+    penalties = latest.penalties.select_related("pair") if latest else []
+    return render(
+        request,
+        "bridge/adjust.html",
+        session_context(request, session, form=form, adjusted=adjusted, penalties=penalties),
+    )
+
+
+@login_or_raise
+def guide_cards(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    sections = []
+    for section in session.sections.all():
+        plan = section.plan()
+        if plan is None:
+            sections.append({"section": section, "plan": None})
+            continue
+        seats = {
+            s.number: s
+            for s in SessionPair.objects.filter(section=section).select_related(
+                "pair__player1", "pair__player2"
+            )
+        }
+        cards = [
+            {"number": number, "seat": seats.get(number), "entries": entries}
+            for number, entries in sorted(movements.guide_cards(plan).items())
+        ]
+        sections.append(
+            {
+                "section": section,
+                "plan": plan,
+                "note": pages.movement_note(section, plan),
+                "check": movements.validate(plan),
+                "rounds": [plan.round_plan(r) for r in range(1, plan.rounds + 1)],
+                "cards": cards,
+            }
+        )
+    return render(request, "bridge/guide_cards.html", session_context(request, session, sections=sections))
+
+
+@login_or_raise
+def roster_page(request, pk):
+    session = session_or_deny(request, pk, MANAGE)
+    sub_form = SubstitutionForm(
+        request.POST if "substitution" in request.POST else None, session=session, prefix="sub"
+    )
+    wd_form = WithdrawalForm(
+        request.POST if "withdrawal" in request.POST else None, session=session, prefix="wd"
+    )
+    if request.method == "POST" and sub_form.is_bound and sub_form.is_valid():
+        data = sub_form.cleaned_data
+        pair = data["pair"]
+        original = pair.player1 if data["replaced"] == "1" else pair.player2
+        member = (
+            Membership.objects.filter(
+                federation_id=session.event.federation_id, member_number=data["substitute"].strip()
+            )
+            .select_related("person")
+            .first()
+        )
+        try:
+            if original is None:
+                raise ValueError(_("this pair has no such player recorded"))
+            if member is None:
+                raise ValueError(_("no member with this number"))
+            roster.record_substitution(
+                session,
+                pair,
+                original,
+                member.person,
+                roster.parse_boards(data["boards"]),
+                request.user,
+                data["note"],
+            )
+        except ValueError as error:
+            sub_form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Substitute recorded."))
+            return redirect("bridge_roster", session.pk)
+    if request.method == "POST" and wd_form.is_bound and wd_form.is_valid():
+        try:
+            roster.record_withdrawal(
+                session, wd_form.cleaned_data["pair"], request.user, wd_form.cleaned_data["reason"]
+            )
+        except ValueError as error:
+            wd_form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Withdrawal recorded; the standings are being computed."))
+            return redirect("bridge_roster", session.pk)
+    return render(
+        request,
+        "bridge/roster.html",
+        session_context(
+            request,
+            session,
+            sub_form=sub_form,
+            wd_form=wd_form,
+            substitutions=Substitution.objects.filter(session=session).select_related(
+                "pair", "original", "substitute"
+            ),
+            withdrawals=Withdrawal.objects.filter(pair__event=session.event).select_related(
+                "pair", "session"
+            ),
+        ),
+    )
+
+
+@login_or_raise
+def corrections_queue(request, pk):
+    event = event_or_deny(request, pk, MANAGE)
+    requests = (
+        CorrectionRequest.objects.filter(session__event=event)
+        .select_related("session__announced", "ns", "ew", "requester_pair", "requested_by", "decided_by")
+        .order_by("status", "-requested_at")
+    )
+    return render(
+        request,
+        "bridge/corrections.html",
+        {"event": event, "requests": requests, "form": DecisionForm(), "can_manage": True},
+    )
+
+
+@login_or_raise
+@require_POST
+def decide_correction(request, pk):
+    correction = get_object_or_404(CorrectionRequest.objects.select_related("session__event"), pk=pk)
+    session_or_deny(request, correction.session_id, MANAGE)
+    form = DecisionForm(request.POST)
+    note = form.cleaned_data["note"] if form.is_valid() else ""
+    try:
+        corrections.decide(correction, approve="approve" in request.POST, user=request.user, note=note)
+    except corrections.CorrectionRefused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Decision recorded."))
+    return redirect("bridge_corrections", correction.session.event_id)

@@ -1,0 +1,144 @@
+"""Published results: the index, event and session standings, frequency sheets, score cards, hand records
+and the PBN / USEBIO exports. Pages read stored rows only."""
+
+from django.db.models import Exists, OuterRef, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.text import slugify
+
+from tournaments.models import Event, public_events_q
+
+from ..models import PairSession, SessionPair
+from ..services import corrections, dealing, exports, pages, versions
+from .common import MANAGE, VIEW, login_or_raise, session_context, session_or_deny
+
+
+def results_index(request):
+    published = PairSession.objects.filter(event=OuterRef("pk"), published_at__isnull=False)
+    events = (
+        Event.objects.filter(public_events_q(), format=Event.Format.PAIRS)
+        .filter(Exists(published))
+        .select_related("federation", "club")
+        .order_by("-start_date", "title")
+    )
+    return render(request, "bridge/results_index.html", {"events": events})
+
+
+@login_or_raise
+def event_page(request, pk):
+    event = get_object_or_404(
+        Event.objects.select_related("federation", "club"), pk=pk, format=Event.Format.PAIRS
+    )
+    can_manage = request.user.has_perm(MANAGE, event)
+    if not (event.is_public or can_manage):
+        raise Http404
+    sessions = list(PairSession.objects.filter(event=event).select_related("announced").order_by("number"))
+    visible = [s for s in sessions if can_manage or request.user.has_perm(VIEW, s)]
+    show_totals = request.user.has_perm(VIEW, event) or can_manage
+    return render(
+        request,
+        "bridge/event.html",
+        {
+            "event": event,
+            "sessions": sessions,
+            "visible": visible,
+            "fields": pages.event_standings_by_field(event) if show_totals else [],
+            "show_totals": show_totals,
+            "multi": len(sessions) > 1,
+            "can_manage": can_manage,
+            "processing": pages.processing(event.pk),
+            "recompute_error": pages.recompute_error(event.pk) if can_manage else "",
+        },
+    )
+
+
+@login_or_raise
+def session_page(request, pk):
+    session = session_or_deny(request, pk)
+    person = getattr(request.user, "person", None) if request.user.is_authenticated else None
+    mine = None
+    if person is not None:
+        mine = (
+            SessionPair.objects.filter(section__session=session)
+            .filter(Q(pair__player1=person) | Q(pair__player2=person))
+            .first()
+        )
+    return render(
+        request,
+        "bridge/session.html",
+        session_context(
+            request,
+            session,
+            fields=pages.standings_by_field(session),
+            several_sections=session.sections.count() > 1,
+            deadline=corrections.correction_deadline(session),
+            window_open=corrections.window_open(session),
+            mine=mine,
+            version=versions.latest_version(session),
+        ),
+    )
+
+
+@login_or_raise
+def frequencies(request, pk):
+    session = session_or_deny(request, pk)
+    board = request.GET.get("board")
+    sheets = pages.frequency_sheets(session, int(board) if board and board.isdigit() else None)
+    return render(
+        request,
+        "bridge/frequencies.html",
+        session_context(request, session, sheets=sheets, several_sections=session.sections.count() > 1),
+    )
+
+
+@login_or_raise
+def score_card(request, pk, pair):
+    session = session_or_deny(request, pk)
+    seat = get_object_or_404(
+        SessionPair.objects.select_related("section", "pair__player1", "pair__player2"),
+        pk=pair,
+        section__session=session,
+    )
+    standing = seat.standings.filter(session=session).first()
+    return render(
+        request,
+        "bridge/score_card.html",
+        session_context(
+            request, session, seat=seat, lines=pages.score_card(session, seat), standing=standing
+        ),
+    )
+
+
+@login_or_raise
+def hand_records(request, pk):
+    session = session_or_deny(request, pk)
+    return render(
+        request,
+        "bridge/hand_records.html",
+        session_context(
+            request,
+            session,
+            hands=pages.hand_records(session),
+            deals_known=bool(dealing.deals_of_session(session, versions.latest_version(session))),
+        ),
+    )
+
+
+def _file(text: str, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_or_raise
+def export_pbn(request, pk):
+    session = session_or_deny(request, pk)
+    name = f"{slugify(session.event.title)}-{session.number}.pbn"
+    return _file(exports.pbn_text(session), name, "application/x-bridge-pbn; charset=utf-8")
+
+
+@login_or_raise
+def export_usebio(request, pk):
+    session = session_or_deny(request, pk)
+    name = f"{slugify(session.event.title)}-{session.number}.xml"
+    return _file(exports.usebio_text(session), name, "application/xml; charset=utf-8")
