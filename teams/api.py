@@ -1,0 +1,274 @@
+"""API of the teams app: rounds with their pairings (read; generate and publish for the director),
+matches (read; upload a result) and standings (read). `register(router)` is called from config/api.py.
+
+The same services and `rules` permissions as the pages: `teams.run_event` on the event for every write.
+"""
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from federation.api_permissions import RulesPermission
+from results.models import VersionedUpload
+from tournaments.models import Event, public_events_q
+
+from .csv_upload import parse_csv
+from .models import Match, MatchResult, Round, Standing, Team
+from .parsed import ParsedBoard, ParsedResult, UploadError
+from .pbn_upload import parse_pbn
+from .services import Refused
+from .services import pairing as pairing_service
+from .services import results as results_service
+
+
+class TeamRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Team
+        fields = ["id", "name", "start_number"]
+
+
+class TeamMatchResultSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MatchResult
+        fields = ["home_imps", "away_imps", "home_vp", "away_vp", "boards", "winner", "version"]
+
+
+class TeamMatchSerializer(serializers.ModelSerializer):
+    home = TeamRefSerializer(read_only=True)
+    away = TeamRefSerializer(read_only=True, allow_null=True)
+    result = TeamMatchResultSerializer(read_only=True, allow_null=True)
+    round_number = serializers.IntegerField(source="round.number", read_only=True)
+    event = serializers.IntegerField(source="round.event_id", read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "event",
+            "round_number",
+            "table",
+            "home",
+            "away",
+            "bracket",
+            "flags",
+            "explanation",
+            "result",
+        ]
+
+
+class TeamRoundSerializer(serializers.ModelSerializer):
+    matches = TeamMatchSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "event",
+            "number",
+            "kind",
+            "status",
+            "boards",
+            "method",
+            "explanation",
+            "flags",
+            "draw_seed",
+            "matches",
+        ]
+
+
+class GenerateSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+
+
+class BoardInputSerializer(serializers.Serializer):
+    board = serializers.IntegerField(min_value=1)
+    open_ns = serializers.IntegerField()
+    closed_ns = serializers.IntegerField()
+
+
+class TeamUploadSerializer(serializers.Serializer):
+    """One of: `boards` (board by board), `home_imps` + `away_imps` (IMP result), or `file` + `file_format`."""
+
+    boards = BoardInputSerializer(many=True, required=False)
+    home_imps = serializers.DecimalField(max_digits=7, decimal_places=2, min_value=0, required=False)
+    away_imps = serializers.DecimalField(max_digits=7, decimal_places=2, min_value=0, required=False)
+    boards_played = serializers.IntegerField(min_value=1, required=False)
+    file = serializers.FileField(required=False)
+    file_format = serializers.ChoiceField(choices=["pbn", "csv"], required=False)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class TeamUploadResultSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    version = serializers.IntegerField()
+    processing = serializers.BooleanField()
+
+
+class TeamStandingSerializer(serializers.ModelSerializer):
+    team = TeamRefSerializer(read_only=True)
+    imps = serializers.DecimalField(max_digits=8, decimal_places=2, read_only=True)
+
+    class Meta:
+        model = Standing
+        fields = ["after_round", "place", "team", "vp", "imps_won", "imps_lost", "imps", "played", "version"]
+
+
+def _visible_events():
+    return Event.objects.filter(public_events_q(), format=Event.Format.TEAMS)
+
+
+EVENT_FILTER = OpenApiParameter("event", int, description="event id")
+
+
+class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
+    """Published rounds of public team events; a preview (draft) only for the event's director."""
+
+    serializer_class = TeamRoundSerializer
+    permission_classes = [RulesPermission]
+    rules_permissions = {"generate": "teams.run_event", "publish": "teams.run_event"}
+    filter_backends = []
+
+    def get_queryset(self):
+        rounds = Round.objects.prefetch_related("matches__home", "matches__away", "matches__result").order_by(
+            "event", "number"
+        )
+        if self.action in ("publish", "retrieve"):
+            return rounds
+        rounds = rounds.filter(status=Round.Status.PUBLISHED, event__in=_visible_events())
+        event = self.request.query_params.get("event")
+        return rounds.filter(event_id=event) if event and event.isdigit() else rounds
+
+    def get_permission_object(self):
+        event_id = self.request.data.get("event") if hasattr(self.request, "data") else None
+        return Event.objects.filter(pk=event_id).first() if str(event_id or "").isdigit() else None
+
+    @extend_schema(parameters=[EVENT_FILTER])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    def retrieve(self, request, *args, **kwargs):
+        round_ = self.get_object()
+        runs = request.user.has_perm("teams.run_event", round_.event)
+        if not runs and not (round_.is_published and request.user.has_perm("teams.view_event", round_.event)):
+            raise NotFound
+        return Response(self.get_serializer(round_).data)
+
+    @extend_schema(request=GenerateSerializer, responses={201: TeamRoundSerializer})
+    @action(detail=False, methods=["post"])
+    def generate(self, request):
+        data = GenerateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = get_object_or_404(Event, pk=data.validated_data["event"], format=Event.Format.TEAMS)
+        if not request.user.has_perm("teams.run_event", event):
+            raise PermissionDenied
+        try:
+            round_ = pairing_service.generate_round(event, request.user)
+        except Refused as error:
+            return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(round_).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=TeamRoundSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request, pk=None):
+        round_ = pairing_service.publish_round(self.get_object(), request.user)
+        return Response(self.get_serializer(round_).data)
+
+
+class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
+    """Matches of published rounds; the director uploads a result as a new version."""
+
+    serializer_class = TeamMatchSerializer
+    permission_classes = [RulesPermission]
+    rules_permissions = {"upload": "teams.run_event"}
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    filter_backends = []
+
+    def get_queryset(self):
+        matches = Match.objects.select_related("round", "home", "away", "result").order_by(
+            "round__number", "table", "pk"
+        )
+        matches = matches.filter(round__status=Round.Status.PUBLISHED)
+        if self.action != "upload":
+            matches = matches.filter(round__event__in=_visible_events())
+        event = self.request.query_params.get("event")
+        return matches.filter(round__event_id=event) if event and event.isdigit() else matches
+
+    @extend_schema(parameters=[EVENT_FILTER])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=TeamUploadSerializer, responses={201: TeamUploadResultSerializer})
+    @action(detail=True, methods=["post"])
+    def upload(self, request, pk=None):
+        match = self.get_object()
+        data = TeamUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        try:
+            parsed, source, content, name = _parsed(values)
+            upload = results_service.upload_result(
+                match,
+                request.user,
+                parsed,
+                source=source,
+                content=content,
+                file_name=name,
+                note=values.get("note", ""),
+            )
+        except UploadError as error:
+            return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
+        body = {"match": match.pk, "version": upload.number, "processing": not hasattr(match, "result")}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+def _parsed(values):
+    Source = VersionedUpload.Source
+    if values.get("file") is not None:
+        content = values["file"].read()
+        if values.get("file_format") == "csv":
+            return parse_csv(content), Source.CSV, content, values["file"].name
+        return parse_pbn(content), Source.PBN, content, values["file"].name
+    if "home_imps" in values or "away_imps" in values:
+        if "home_imps" not in values or "away_imps" not in values:
+            raise UploadError(_("Send both home_imps and away_imps."))
+        return (
+            results_service.imps_result(
+                values["home_imps"], values["away_imps"], values.get("boards_played")
+            ),
+            Source.FORM,
+            b"",
+            "",
+        )
+    if values.get("boards"):
+        boards = tuple(ParsedBoard(b["board"], b["open_ns"], b["closed_ns"]) for b in values["boards"])
+        return ParsedResult(boards), Source.FORM, b"", ""
+    raise UploadError(_("Send boards, home_imps and away_imps, or a file."))
+
+
+class TeamStandingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Standings after each stage round; `?event=` (required) and optionally `?after_round=`."""
+
+    serializer_class = TeamStandingSerializer
+    filter_backends = []
+
+    def get_queryset(self):
+        rows = Standing.objects.select_related("team").filter(event__in=_visible_events())
+        event = self.request.query_params.get("event", "")
+        rows = rows.filter(event_id=event) if event.isdigit() else rows.none()
+        after = self.request.query_params.get("after_round", "")
+        return rows.filter(after_round=after) if after.isdigit() else rows.order_by("after_round", "place")
+
+    @extend_schema(parameters=[EVENT_FILTER, OpenApiParameter("after_round", int)])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+
+def register(router):
+    router.register("team-rounds", TeamRoundViewSet, basename="team-round")
+    router.register("team-matches", TeamMatchViewSet, basename="team-match")
+    router.register("team-standings", TeamStandingViewSet, basename="team-standing")

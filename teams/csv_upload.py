@@ -1,0 +1,81 @@
+"""A team match as CSV: one row per board and room.
+
+Columns (a header row, comma, semicolon or tab separated): `board`, `room` (open/closed) and either
+`ns_score` or `contract`, `declarer`, `result` (tricks, or =, +1, -2). Both may be given; they must agree.
+"""
+
+import csv
+import io
+
+from django.utils.translation import gettext as _
+
+from .parsed import ParsedResult, RoomResults, UploadError
+from .scores import room_score
+
+ROOMS = {"open": "open", "o": "open", "nyitott": "open", "closed": "closed", "c": "closed", "zárt": "closed"}
+ALIASES = {"score": "ns_score", "score_ns": "ns_score", "room": "room", "board": "board"}
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1250")  # Hungarian Excel exports
+
+
+def parse_csv(data: bytes) -> ParsedResult:
+    text = _text(data)
+    if not text.strip():
+        raise UploadError(_("the file is empty"))
+    try:
+        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    header = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in next(reader)]
+    if "board" not in header or "room" not in header:
+        raise UploadError(_("line 1: the header needs board and room columns"))
+    if "ns_score" not in header and "contract" not in header:
+        raise UploadError(_("line 1: the header needs ns_score, or contract, declarer and result"))
+    rooms = RoomResults()
+    errors = rooms.errors
+    for row in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            errors.append(
+                _("line %(line)s: %(found)s values, the header has %(expected)s")
+                % {"line": line, "found": len(row), "expected": len(header)}
+            )
+            continue
+        cells = {name: value.strip() for name, value in zip(header, row, strict=True)}
+        if not cells["board"].isdigit() or int(cells["board"]) < 1:
+            errors.append(
+                _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": cells["board"]}
+            )
+            continue
+        board = int(cells["board"])
+        room = ROOMS.get(cells["room"].lower())
+        if room is None:
+            errors.append(
+                _("line %(line)s (board %(board)s): room must be open or closed, not %(room)r")
+                % {"line": line, "board": board, "room": cells["room"]}
+            )
+            continue
+        try:
+            score, shown = room_score(
+                board,
+                score=cells.get("ns_score") or None,
+                contract=cells.get("contract") or None,
+                declarer=cells.get("declarer"),
+                result=cells.get("result"),
+            )
+        except ValueError as error:
+            errors.append(
+                _("line %(line)s (board %(board)s): %(message)s")
+                % {"line": line, "board": board, "message": error}
+            )
+            continue
+        rooms.add(board, room, score, shown, line)
+    return rooms.result(_("the file holds no results"))

@@ -1,0 +1,201 @@
+"""The director's pages: the event's setup, generating / editing / publishing rounds, uploads, line-ups.
+
+Every action is checked with `teams.run_event` on the event (its director or its federation's staff)
+and done by a service; a refusal is shown as it is, and changes nothing.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from results.models import VersionedUpload
+
+from .csv_upload import parse_csv
+from .forms import FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
+from .models import Match, Round, minimum_refusal
+from .parsed import UploadError
+from .pbn_upload import parse_pbn
+from .services import Refused
+from .services import pairing as pairing_service
+from .services import results as results_service
+from .services.setup import setup_of
+from .views import _common, team_event_or_404
+
+MAX_FILE = 2 * 1024 * 1024
+
+
+def _runner_match(request, pk) -> Match:
+    match = get_object_or_404(Match.objects.select_related("round__event__federation", "home", "away"), pk=pk)
+    if not request.user.has_perm("teams.run_event", match.round.event):
+        raise PermissionDenied
+    return match
+
+
+def _refused(request, error):
+    for message in error.messages:
+        messages.error(request, message)
+
+
+@login_required
+def setup_page(request, pk):
+    event = team_event_or_404(request, pk, "teams.run_event")
+    try:
+        setup = setup_of(event)
+    except Refused as error:
+        _refused(request, error)
+        return redirect("teams_event", event.pk)
+    form = SetupForm(request.POST or None, instance=setup)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("The team event's options are saved."))
+        return redirect("teams_event", event.pk)
+    return render(request, "teams/setup.html", _common(request, event, form=form, tab="event"))
+
+
+@login_required
+@require_POST
+def generate(request, pk):
+    event = team_event_or_404(request, pk, "teams.run_event")
+    try:
+        round_ = pairing_service.generate_round(event, request.user)
+    except Refused as error:
+        _refused(request, error)
+        return redirect("teams_event", event.pk)
+    messages.info(
+        request, _("Round %(n)s generated as a preview: check it, then publish.") % {"n": round_.number}
+    )
+    return redirect("teams_round", event.pk, round_.number)
+
+
+@login_required
+@require_POST
+def publish(request, pk):
+    round_ = get_object_or_404(Round.objects.select_related("event"), pk=pk)
+    if not request.user.has_perm("teams.run_event", round_.event):
+        raise PermissionDenied
+    pairing_service.publish_round(round_, request.user)
+    messages.success(request, _("Round %(n)s is published.") % {"n": round_.number})
+    return redirect("teams_round", round_.event_id, round_.number)
+
+
+@login_required
+@require_POST
+def swap(request, pk):
+    round_ = get_object_or_404(Round.objects.select_related("event"), pk=pk)
+    if not request.user.has_perm("teams.run_event", round_.event):
+        raise PermissionDenied
+    form = SwapForm(request.POST, teams=round_.event.teams.all())
+    if form.is_valid():
+        try:
+            warnings = pairing_service.swap_teams(
+                round_, form.cleaned_data["team_a"], form.cleaned_data["team_b"], request.user
+            )
+        except Refused as error:
+            _refused(request, error)
+        else:
+            for warning in warnings:
+                messages.warning(request, warning)
+            messages.success(request, _("The pairing was changed."))
+    return redirect("teams_round", round_.event_id, round_.number)
+
+
+def _first_board(match):
+    """Boards are numbered from 1 in each round unless an earlier version says otherwise."""
+    last = match.uploads.filter(imps_only=False).order_by("-number").first()
+    board = last.boards.order_by("board").first() if last else None
+    return board.board if board else 1
+
+
+@login_required
+def upload(request, pk):
+    match = _runner_match(request, pk)
+    event = match.round.event
+    boards = match.round.boards
+    file_form = FileUploadForm(prefix="file")
+    imps_form = ImpsForm(prefix="imps")
+    card_form = ScorecardForm(prefix="card", boards=boards, first_board=_first_board(match))
+    errors = []
+    if request.method == "POST":
+        kind = request.POST.get("kind")
+        try:
+            if kind == "file":
+                file_form = FileUploadForm(request.POST, request.FILES, prefix="file")
+                if file_form.is_valid():
+                    handle = file_form.cleaned_data["file"]
+                    if handle.size > MAX_FILE:
+                        raise UploadError(_("The file is too large."))
+                    content = handle.read()
+                    fmt = file_form.cleaned_data["kind"]
+                    parsed = parse_pbn(content) if fmt == "pbn" else parse_csv(content)
+                    source = VersionedUpload.Source.PBN if fmt == "pbn" else VersionedUpload.Source.CSV
+                    results_service.upload_result(
+                        match,
+                        request.user,
+                        parsed,
+                        source=source,
+                        content=content,
+                        file_name=handle.name,
+                        note=file_form.cleaned_data["note"],
+                    )
+                    return _uploaded(request, match)
+            elif kind == "imps":
+                imps_form = ImpsForm(request.POST, prefix="imps")
+                if imps_form.is_valid():
+                    data = imps_form.cleaned_data
+                    parsed = results_service.imps_result(
+                        data["home_imps"], data["away_imps"], data["boards_played"]
+                    )
+                    results_service.upload_result(match, request.user, parsed, note=data["note"])
+                    return _uploaded(request, match)
+            elif kind == "card":
+                card_form = ScorecardForm(request.POST, prefix="card", boards=boards)
+                if card_form.is_valid():
+                    results_service.upload_result(
+                        match, request.user, card_form.parsed(), note=card_form.cleaned_data["note"]
+                    )
+                    return _uploaded(request, match)
+        except UploadError as error:
+            errors = error.messages
+    context = _common(request, event, tab="rounds")
+    context.update(match=match, file_form=file_form, imps_form=imps_form, card_form=card_form, errors=errors)
+    return render(request, "teams/upload.html", context, status=400 if errors else 200)
+
+
+def _uploaded(request, match):
+    messages.success(request, _("The result is saved as a new version; the standings follow shortly."))
+    return redirect("teams_match", match.pk)
+
+
+@login_required
+def lineup(request, pk):
+    match = _runner_match(request, pk)
+    if match.is_bye:
+        return redirect("teams_match", match.pk)
+    event = match.round.event
+    try:
+        segments = len(results_service.plan_of(match).segments)
+    except ValueError as error:
+        messages.error(request, minimum_refusal(error))
+        return redirect("teams_match", match.pk)
+    teams = [match.home, match.away]
+    rosters = {t.pk: [m.person for m in t.entry.members.select_related("person")] for t in teams}
+    current = {}
+    last = match.lineups.order_by("-number").first()
+    for seat in last.seats.all() if last else ():
+        current.setdefault((seat.segment, seat.team_id, seat.room), []).append(seat.person_id)
+    form = LineUpForm(request.POST or None, segments=segments, teams=teams, rosters=rosters, current=current)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            results_service.set_lineup(match, request.user, form.seats(), note=form.cleaned_data["note"])
+        except UploadError as error:
+            errors = error.messages
+        else:
+            messages.success(request, _("The line-up is saved as a new version."))
+            return redirect("teams_match", match.pk)
+    context = _common(request, event, tab="rounds")
+    context.update(match=match, form=form, errors=errors)
+    return render(request, "teams/lineup.html", context)

@@ -1,0 +1,91 @@
+"""A match result as the parsers hand it to the upload service, and the error they raise.
+
+PBN, CSV and the web form all produce a `ParsedResult`; the service checks it against the match and
+writes it as one new version, so every input path is validated the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+class UploadError(ValueError):
+    """Refused input; each message names the line or the board, and nothing has been written."""
+
+    def __init__(self, messages):
+        self.messages = [str(m) for m in ([messages] if isinstance(messages, str) else messages)]
+        super().__init__("; ".join(self.messages))
+
+
+@dataclass(frozen=True)
+class ParsedBoard:
+    board: int
+    open_ns: int | None
+    closed_ns: int | None
+    open_contract: str = ""
+    closed_contract: str = ""
+    adjusted_imps: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class ParsedResult:
+    boards: tuple[ParsedBoard, ...] = ()
+    imps: tuple[Decimal, Decimal] | None = None  # IMP-only result (home, away)
+    boards_played: int | None = None
+
+    @property
+    def imps_only(self) -> bool:
+        return self.imps is not None
+
+
+class RoomResults:
+    """Collects (board, room) results from a file, refusing duplicates and boards with one room only."""
+
+    def __init__(self):
+        self.found: dict[int, dict[str, tuple[int, str, int]]] = {}
+        self.errors: list[str] = []
+
+    def add(self, board: int, room: str, score: int, shown: str, line: int) -> None:
+        from django.utils.translation import gettext as _
+
+        if room in self.found.get(board, {}):
+            self.errors.append(
+                _("line %(line)s: board %(board)s, %(room)s appears twice (first at line %(first)s)")
+                % {
+                    "line": line,
+                    "board": board,
+                    "room": room_label(room),
+                    "first": self.found[board][room][2],
+                }
+            )
+            return
+        self.found.setdefault(board, {})[room] = (score, shown, line)
+
+    def result(self, empty_message: str) -> ParsedResult:
+        from django.utils.translation import gettext as _
+
+        for board, rooms in sorted(self.found.items()):
+            for room in ("open", "closed"):
+                if room not in rooms:
+                    line = next(iter(rooms.values()))[2]
+                    self.errors.append(
+                        _("line %(line)s: board %(board)s has no result from the %(room)s")
+                        % {"line": line, "board": board, "room": room_label(room)}
+                    )
+        if self.errors:
+            raise UploadError(self.errors)
+        if not self.found:
+            raise UploadError(empty_message)
+        return ParsedResult(
+            tuple(
+                ParsedBoard(board, r["open"][0], r["closed"][0], r["open"][1], r["closed"][1])
+                for board, r in sorted(self.found.items())
+            )
+        )
+
+
+def room_label(room: str) -> str:
+    from django.utils.translation import gettext as _
+
+    return _("open room") if room == "open" else _("closed room")

@@ -1,0 +1,54 @@
+"""One room's result on one board: an NS score, or a contract, declarer and result to be scored."""
+
+from django.utils.translation import gettext as _
+
+from bridge.scoring.contract import (
+    board_vulnerability,
+    contract_score,
+    is_possible_score,
+    parse_contract,
+    parse_tricks,
+    vulnerable_sides,
+)
+
+
+def room_score(board: int, *, score=None, contract=None, declarer=None, result=None, vulnerable=None):
+    """(NS score, contract text for the score card); ValueError with a translated reason."""
+    vul_ns, vul_ew = vulnerable_sides(vulnerable or board_vulnerability(board))
+    shown = ""
+    played = None
+    if contract:
+        try:
+            parsed = parse_contract(contract)
+        except ValueError:
+            raise ValueError(_("%(contract)r is not a contract") % {"contract": contract})
+        if parsed.passed_out:
+            played, shown = 0, "Pass"
+        else:
+            seat = (declarer or "").strip().upper()
+            if seat not in ("N", "E", "S", "W"):
+                raise ValueError(_("declarer must be N, E, S or W, not %(seat)r") % {"seat": declarer or ""})
+            try:
+                tricks = parse_tricks(result or "", parsed.level)
+            except ValueError:
+                raise ValueError(_("%(result)r is not a result") % {"result": result or ""})
+            played = contract_score(parsed, seat, tricks, vul_ns, vul_ew)
+            made = tricks - parsed.level - 6
+            shown = f"{parsed} {seat} {'=' if made == 0 else f'{made:+d}'}"
+    if score is not None and str(score).strip() != "":
+        text = str(score).strip()
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(_("%(score)r is not a score") % {"score": text})
+        if played is not None and played != value:
+            raise ValueError(
+                _("score %(score)s does not match %(contract)s (%(played)s)")
+                % {"score": value, "contract": shown, "played": played}
+            )
+        played = value
+    if played is None:
+        raise ValueError(_("neither a score nor a contract with a result"))
+    if not is_possible_score(played, vul_ns, vul_ew):
+        raise ValueError(_("%(score)s is not a possible score on this board") % {"score": played})
+    return played, shown

@@ -1,0 +1,200 @@
+"""Public pages of a team event: overview, round pairings, score cards, standings with the chart of
+places, the knockout bracket, boards played per player and the Butler of the pairs.
+
+Pages read only the stored rows the recompute task wrote; while a newer upload waits they say so.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import F
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from results.services import state_of
+from tournaments.models import Event
+
+from .bracket import bracket_columns
+from .charts import places_chart
+from .models import (
+    SCOPE,
+    BoardResult,
+    FinalPlace,
+    Match,
+    PairButler,
+    PlayerBoards,
+    Progress,
+    Round,
+    Standing,
+    TeamEvent,
+)
+
+
+def team_event_or_404(request, pk, perm="teams.view_event") -> Event:
+    event = get_object_or_404(
+        Event.objects.select_related("federation", "club"), pk=pk, format=Event.Format.TEAMS
+    )
+    if not request.user.has_perm(perm, event):
+        if request.user.has_perm("teams.view_event", event):
+            raise PermissionDenied
+        raise Http404
+    return event
+
+
+def _common(request, event, **extra):
+    state = state_of(event.pk, SCOPE)
+    context = {
+        "event": event,
+        "setup": TeamEvent.objects.filter(event=event).first(),
+        "runs": request.user.has_perm("teams.run_event", event),
+        "processing": bool(state and state.processing),
+        "progress": Progress.objects.filter(event=event).first(),
+        "has_knockout": event.team_rounds.filter(
+            kind=Round.Kind.KNOCKOUT, status=Round.Status.PUBLISHED
+        ).exists(),
+    }
+    context.update(extra)
+    return context
+
+
+def _rounds(event, runs):
+    rounds = event.team_rounds.order_by("number")
+    return rounds if runs else rounds.filter(status=Round.Status.PUBLISHED)
+
+
+def event_page(request, pk):
+    event = team_event_or_404(request, pk)
+    context = _common(request, event, tab="event")
+    context["rounds"] = _rounds(event, context["runs"])
+    context["teams"] = event.teams.select_related("entry").prefetch_related("entry__members__person")
+    context["final_places"] = FinalPlace.objects.filter(event=event).select_related("team")
+    return render(request, "teams/event.html", context)
+
+
+def round_page(request, pk, number):
+    event = team_event_or_404(request, pk)
+    context = _common(request, event, tab="rounds")
+    round_ = get_object_or_404(_rounds(event, context["runs"]), number=number)
+    matches = round_.matches.select_related("home", "away", "result").order_by("bracket", "table", "pk")
+    context.update(round=round_, matches=matches, rounds=_rounds(event, context["runs"]))
+    if (
+        context["runs"]
+        and round_.kind == Round.Kind.STAGE
+        and not round_.matches.filter(uploads__isnull=False).exists()
+    ):
+        from .forms import SwapForm
+
+        context["swap_form"] = SwapForm(teams=event.teams.all())
+    return render(request, "teams/round.html", context)
+
+
+def _teams_of(round_):
+    return [t for m in round_.matches.all() for t in m.team_ids]
+
+
+def match_page(request, pk):
+    match = get_object_or_404(Match.objects.select_related("round__event__federation", "home", "away"), pk=pk)
+    event = match.round.event
+    if event.format != Event.Format.TEAMS:
+        raise Http404
+    runs = request.user.has_perm("teams.run_event", event)
+    if not (request.user.has_perm("teams.view_match", match) and (match.round.is_published or runs)):
+        raise Http404
+    result = getattr(match, "result", None)
+    boards = list(BoardResult.objects.filter(match=match).order_by("board"))
+    segments = {}
+    for row in boards:
+        segments.setdefault(row.segment, []).append(row)
+    lineup = match.lineups.order_by("-number").prefetch_related("seats__person").first()
+    context = _common(request, event, tab="rounds")
+    context.update(
+        match=match,
+        result=result,
+        segments=sorted(segments.items()),
+        lineup_rows=_lineup_rows(match, lineup),
+        uploads=match.uploads.select_related("uploaded_by").order_by("-number") if runs else None,
+    )
+    return render(request, "teams/match.html", context)
+
+
+def _lineup_rows(match, lineup):
+    """(segment, team, open-room names, closed-room names) of the latest line-up."""
+    if lineup is None:
+        return []
+    seats = {}
+    for seat in lineup.seats.all():
+        seats.setdefault((seat.segment, seat.team_id, seat.room), []).append(str(seat.person))
+    segments = sorted({segment for segment, _team, _room in seats})
+    return [
+        (
+            segment,
+            team,
+            seats.get((segment, team.pk, "open"), []),
+            seats.get((segment, team.pk, "closed"), []),
+        )
+        for segment in segments
+        for team in (match.home, match.away)
+    ]
+
+
+def standings_page(request, pk):
+    event = team_event_or_404(request, pk)
+    context = _common(request, event, tab="standings")
+    rows = list(Standing.objects.filter(event=event).select_related("team").order_by("after_round", "place"))
+    rounds = sorted({r.after_round for r in rows})
+    try:
+        after = int(request.GET.get("after", rounds[-1] if rounds else 0))
+    except ValueError:
+        after = rounds[-1] if rounds else 0
+    places: dict[int, dict[int, int]] = {}
+    names = {}
+    for row in rows:
+        places.setdefault(row.team_id, {})[row.after_round] = row.place
+        names[row.team_id] = row.team.name
+    previous = {r.team_id: r.place for r in rows if r.after_round == after - 1}
+    table = [r for r in rows if r.after_round == after]
+    for row in table:
+        row.move = previous[row.team_id] - row.place if row.team_id in previous else None
+        row.drop = -row.move if row.move else None
+    context.update(
+        rounds=rounds,
+        after=after,
+        table=table,
+        chart=places_chart(rounds, places, names),
+        final_places=FinalPlace.objects.filter(event=event).select_related("team"),
+    )
+    return render(request, "teams/standings.html", context)
+
+
+def _round_title(matches: int) -> str:
+    return {1: _("final"), 2: _("semi-finals"), 4: _("quarter-finals")}.get(matches) or _(
+        "round of %(teams)s"
+    ) % {"teams": 2 * matches}
+
+
+def bracket_page(request, pk):
+    event = team_event_or_404(request, pk)
+    context = _common(request, event, tab="bracket")
+    context["brackets"] = [
+        (title, columns)
+        for title, columns in (
+            (_("Main draw"), bracket_columns(event, "main", _round_title)),
+            (_("Consolation bracket"), bracket_columns(event, "consolation", _round_title)),
+        )
+        if columns
+    ]
+    return render(request, "teams/bracket.html", context)
+
+
+def players_page(request, pk):
+    event = team_event_or_404(request, pk)
+    context = _common(request, event, tab="players")
+    context["rows"] = PlayerBoards.objects.filter(event=event).select_related("team", "person")
+    return render(request, "teams/players.html", context)
+
+
+def butler_page(request, pk):
+    event = team_event_or_404(request, pk)
+    context = _common(request, event, tab="butler")
+    rows = PairButler.objects.filter(event=event).select_related("team", "player_a", "player_b")
+    context["rows"] = rows.order_by(F("rank").asc(nulls_last=True), "-average")
+    return render(request, "teams/butler.html", context)
