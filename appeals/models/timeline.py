@@ -1,0 +1,76 @@
+"""The timeline of a case: every step with who and when. Rows are never changed or deleted."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# Bulk update()/delete() skip save()/delete(); the history queryset of tournaments closes them too.
+from tournaments.models import ImmutableQuerySet
+
+
+class TimelineEntry(models.Model):
+    class Action(models.TextChoices):
+        INTENTION = "intention", _("intention to appeal recorded")
+        FILED = "filed", _("appeal filed")
+        AGREED = "agreed", _("partner agreed")
+        DECLINED = "declined", _("partner refused")
+        DEPOSIT = "deposit", _("deposit received")
+        LODGED = "lodged", _("appeal lodged")
+        ATTACHMENT = "attachment", _("attachment added")
+        PANEL = "panel", _("panel member seated")
+        PANEL_REFUSED = "panel_refused", _("panel member refused")
+        STATEMENT = "statement", _("statement recorded")
+        PROPOSED = "proposed", _("decision proposed")
+        VOTED = "voted", _("vote cast")
+        REJECTED = "rejected", _("proposed decision rejected")
+        PUBLISHED = "published", _("decision published")
+        EFFECT = "effect", _("results changed")
+        NO_EFFECT = "no_effect", _("results to be changed by the director")
+        SECOND_FILED = "second_filed", _("second-instance appeal filed")
+        SECOND_DEPOSIT = "second_deposit", _("second-instance deposit received")
+        SECOND_DECIDED = "second_decided", _("second-instance decision published")
+        WITHDRAWN = "withdrawn", _("appeal withdrawn")
+        LAPSED = "lapsed", _("appeal lapsed")
+        MEASURE = "measure", _("measure taken")
+        CONSENT = "consent", _("committee's consent")
+        REPORTED = "reported", _("reported to the Disciplinary Committee")
+        DISCIPLINE = "discipline", _("Disciplinary Committee's decision")
+
+    appeal = models.ForeignKey(
+        "appeals.Appeal", on_delete=models.PROTECT, null=True, blank=True, related_name="timeline"
+    )
+    report = models.ForeignKey(
+        "appeals.DisciplinaryReport", on_delete=models.PROTECT, null=True, blank=True, related_name="timeline"
+    )
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(_("step"), max_length=16, choices=Action.choices)
+    note = models.TextField(_("note"), blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(appeal__isnull=False) | models.Q(report__isnull=False),
+                name="timeline_belongs_to_a_case",
+            )
+        ]
+        verbose_name = _("timeline entry")
+        verbose_name_plural = _("timeline entries")
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise TypeError("Timeline rows are immutable.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("Timeline rows are immutable.")

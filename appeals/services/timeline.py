@@ -1,0 +1,78 @@
+"""Every step of a case is a timeline row, and an e-mail to the parties and the panel (after the commit).
+
+Mails are in the portal's language (Hungarian) whatever language the acting user browses in.
+"""
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from federation.models import Role
+from federation.notifications import notify
+
+from ..models import PanelSeat, TimelineEntry
+from .common import party_people
+
+
+def _url(name, *args):
+    return getattr(settings, "PORTAL_URL", "") + reverse(name, args=args)
+
+
+def case_recipients(appeal, *, extra=()):
+    """The parties, the panel and the director who ruled: everybody a step of the case concerns."""
+    emails = [p.email for p in party_people(appeal)]
+    emails += [
+        s.member.email
+        for s in PanelSeat.objects.filter(appeal=appeal).select_related("member__user", "member__person")
+    ]
+    if appeal.director_id:
+        emails.append(appeal.director.email)
+    return [e for e in [*emails, *extra] if e]
+
+
+def ethics_emails(federation_id):
+    return list(
+        Role.objects.filter(kind=Role.ETHICS, federation_id=federation_id).values_list(
+            "user__email", flat=True
+        )
+    )
+
+
+def record(appeal, action, actor=None, note="", *, details=None, mail=True, extra_recipients=()):
+    """Write the timeline row of one step and queue its e-mail; call inside the step's transaction."""
+    entry = TimelineEntry.objects.create(
+        appeal=appeal,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        note=note,
+        details=details or {},
+    )
+    if mail:
+        with translation.override(settings.LANGUAGE_CODE):
+            label = str(TimelineEntry.Action(action).label)
+            subject = _("Appeal %(ref)s: %(step)s") % {"ref": appeal.reference, "step": label}
+            body = "\n\n".join(
+                part
+                for part in (
+                    _("%(event)s, appeal %(ref)s: %(step)s.")
+                    % {"event": appeal.event.title, "ref": appeal.reference, "step": label},
+                    note,
+                    _url("appeal_detail", appeal.pk),
+                )
+                if part
+            )
+            notify(case_recipients(appeal, extra=extra_recipients), subject, body)
+    return entry
+
+
+def record_report(report, action, actor=None, note="", *, recipients=()):
+    """A step of a disciplinary report, mailed to the player concerned and whoever else is named."""
+    entry = TimelineEntry.objects.create(
+        report=report, action=action, actor=actor if actor and actor.is_authenticated else None, note=note
+    )
+    with translation.override(settings.LANGUAGE_CODE):
+        label = str(TimelineEntry.Action(action).label)
+        subject = _("Disciplinary case of %(person)s: %(step)s") % {"person": report.person, "step": label}
+        notify([report.person.email, *recipients], subject, "\n\n".join(p for p in (label, note) if p))
+    return entry

@@ -1,0 +1,115 @@
+"""Discipline pages: the director's measures at an event, the committee's consent, the federation's reports."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from federation.models import Federation
+
+from ..forms import DisciplineDecisionForm, MeasureForm
+from ..models import DisciplinaryReport, Measure
+from ..services import discipline
+from .common import act, event_or_404
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_discipline(request, pk):
+    event = event_or_404(request, pk, "appeals.view_event_desk")
+    form = MeasureForm(request.POST or None, event=event)
+    if request.method == "POST":
+        if not request.user.has_perm("appeals.take_measure", event):
+            raise PermissionDenied
+        d = form.cleaned_data if form.is_valid() else {}
+        return act(
+            request,
+            form,
+            lambda: discipline.take_measure(
+                event,
+                request.user,
+                d["person"],
+                d["kind"],
+                d["reason"],
+                session=d["session"],
+                percent=d["percent"],
+            ),
+            _("Measure recorded."),
+            "appeals_discipline",
+            event.pk,
+        )
+    context = {
+        "event": event,
+        "measures": Measure.objects.filter(event=event).select_related(
+            "person", "session", "taken_by", "consent_by"
+        ),
+        "form": form if request.user.has_perm("appeals.take_measure", event) else None,
+        "can_consent": request.user.has_perm("appeals.consent_to_measure", event),
+    }
+    return render(request, "appeals/discipline.html", context)
+
+
+@login_required
+@require_POST
+def measure_consent(request, pk, measure_pk):
+    event = event_or_404(request, pk, "appeals.consent_to_measure")
+    measure = get_object_or_404(Measure, pk=measure_pk, event=event)
+    agrees = request.POST.get("agrees") == "1"
+    return act(
+        request,
+        None,
+        lambda: discipline.consent(measure, request.user, agrees),
+        _("Your answer is recorded."),
+        "appeals_discipline",
+        event.pk,
+    )
+
+
+def _federation(request, code):
+    federation = get_object_or_404(Federation, code=code)
+    if not request.user.has_perm("appeals.view_reports", federation):
+        raise Http404
+    return federation
+
+
+@login_required
+def report_list(request, code):
+    federation = _federation(request, code)
+    reports = DisciplinaryReport.objects.filter(federation=federation).select_related(
+        "person", "event", "decision"
+    )
+    return render(request, "appeals/reports.html", {"federation": federation, "reports": reports})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_detail(request, code, pk):
+    federation = _federation(request, code)
+    report = get_object_or_404(
+        DisciplinaryReport.objects.select_related("person", "event"), pk=pk, federation=federation
+    )
+    form = DisciplineDecisionForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.has_perm("appeals.decide_discipline", federation):
+            raise PermissionDenied
+        d = form.cleaned_data if form.is_valid() else {}
+        return act(
+            request,
+            form,
+            lambda: discipline.decide(
+                report, request.user, d["outcome"], d["text"], starts_on=d["starts_on"], ends_on=d["ends_on"]
+            ),
+            _("The Disciplinary Committee's decision is recorded."),
+            "appeals_report",
+            federation.code,
+            report.pk,
+        )
+    context = {
+        "federation": federation,
+        "report": report,
+        "timeline": report.timeline.select_related("actor"),
+        "form": form if report.status == DisciplinaryReport.Status.OPEN else None,
+    }
+    return render(request, "appeals/report_detail.html", context)

@@ -1,0 +1,144 @@
+"""The panel's pages: seating the panel, the hearing, the decision and its votes, and the second instance."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..forms import DecisionForm, SecondAppealForm, StatementForm, VoteForm
+from ..models import CommitteeMember, Decision
+from ..services import decision as decisions
+from ..services import hearing, panel, second_instance
+from .common import act, appeal_or_404
+
+
+@login_required
+@require_POST
+def panel_form(request, pk):
+    appeal = appeal_or_404(request, pk, "appeals.form_panel")
+    member_pk = request.POST.get("member")
+    if member_pk:
+        member = get_object_or_404(CommitteeMember, pk=member_pk, committee__event=appeal.event)
+        return act(
+            request,
+            None,
+            lambda: panel.seat(appeal, member, request.user),
+            _("Panel member seated."),
+            "appeal_detail",
+            appeal.pk,
+        )
+    return act(
+        request,
+        None,
+        lambda: panel.form_panel(appeal, request.user),
+        _("The panel is seated."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def statement_add(request, pk):
+    appeal = appeal_or_404(request, pk, "appeals.hear_case")
+    form = StatementForm(request.POST)
+    return act(
+        request,
+        form,
+        lambda: hearing.record_statement(appeal, request.user, **form.cleaned_data),
+        _("Statement recorded."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def decision_propose(request, pk):
+    appeal = appeal_or_404(request, pk, "appeals.hear_case")
+    form = DecisionForm(request.POST)
+    return act(
+        request,
+        form,
+        lambda: decisions.propose(appeal, request.user, **form.values()),
+        _("Decision proposed; the panel votes."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def decision_vote(request, pk, decision_pk):
+    appeal = appeal_or_404(request, pk, "appeals.hear_case")
+    decision = get_object_or_404(Decision, pk=decision_pk, appeal=appeal)
+    form = VoteForm(request.POST)
+    return act(
+        request,
+        form,
+        lambda: decisions.vote(
+            decision, request.user, form.cleaned_data["agrees"], form.cleaned_data["comment"]
+        ),
+        _("Vote recorded."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def decision_publish(request, pk, decision_pk):
+    appeal = appeal_or_404(request, pk, "appeals.hear_case")
+    decision = get_object_or_404(Decision, pk=decision_pk, appeal=appeal)
+    return act(
+        request,
+        None,
+        lambda: decisions.publish(decision, request.user),
+        _("The decision is published."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def second_file(request, pk):
+    appeal = appeal_or_404(request, pk, "appeals.file_second_instance")
+    form = SecondAppealForm(request.POST)
+    return act(
+        request,
+        form,
+        lambda: second_instance.file(appeal, request.user, form.cleaned_data["statement"]),
+        _("Your appeal to the Rules and Ethics Committee is filed."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def second_deposit(request, pk):
+    appeal = appeal_or_404(request, pk, "appeals.confirm_second_deposit")
+    return act(
+        request,
+        None,
+        lambda: second_instance.confirm_deposit(appeal, request.user),
+        _("Deposit recorded."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def second_decide(request, pk):
+    appeal = appeal_or_404(request, pk, "appeals.decide_second_instance")
+    form = DecisionForm(request.POST, prefix="second")
+    return act(
+        request,
+        form,
+        lambda: second_instance.decide(appeal, request.user, **form.values()),
+        _("The Rules and Ethics Committee's decision is published."),
+        "appeal_detail",
+        appeal.pk,
+    )
