@@ -2,9 +2,11 @@
 
 from rest_framework.routers import DefaultRouter
 
+from appeals import api as appeals_api
 from bridge import api as bridge_api
 from federation import api as federation_api
 from rankings import api as rankings_api
+from teams import api as teams_api
 from tournaments import api as tournaments_api
 from ulti import api as ulti_api
 
@@ -18,3 +20,5 @@ tournaments_api.register(router)
 bridge_api.register(router)
 ulti_api.register(router)
 rankings_api.register(router)
+teams_api.register(router)
+appeals_api.register(router)

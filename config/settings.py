@@ -48,7 +48,9 @@ INSTALLED_APPS = [
     "results",
     "bridge",
     "ulti",
+    "teams",
     "rankings",
+    "appeals",
 ]
 
 MIDDLEWARE = [
@@ -169,6 +171,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_BEAT_SCHEDULE = {
     "send-pending-notifications": {"task": "federation.tasks.send_pending_notifications", "schedule": 300.0},
+    "rankings-confirmation-deadlines": {"task": "rankings.tasks.confirmation_deadlines", "schedule": 900.0},
+    "rankings-refresh-current-lists": {"task": "rankings.tasks.refresh_current_lists", "schedule": 86400.0},
+    "appeals-lapse-overdue": {"task": "appeals.tasks.lapse_overdue_appeals", "schedule": 300.0},
 }
 
 REST_FRAMEWORK = {

@@ -40,5 +40,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("bridge/", include("bridge.urls")),
     path("ulti/", include("ulti.urls")),
+    path("teams/", include("teams.urls")),
+    path("appeals/", include("appeals.urls")),
     path("rankings/", include("rankings.urls")),
 ]
