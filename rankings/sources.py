@@ -93,25 +93,47 @@ class EventResult:
     series_number: int | None = None  # NUB: the qualifier (1-5) or semifinal (1-2) number
 
 
-_SOURCES: dict[str, Callable] = {}
+# game -> [(formats or None for every format, fn)]; a later registration for the same formats replaces it.
+_SOURCES: dict[str, list[tuple[frozenset[str] | None, Callable]]] = {}
 
 
-def register_source(game: str, fn: Callable) -> None:
-    """Register ``fn(event) -> EventResult | None`` for one game ("bridge" or "ulti")."""
-    _SOURCES[game] = fn
+def register_source(game: str, fn: Callable, formats=None) -> None:
+    """Register ``fn(event) -> EventResult | None`` for one game ("bridge" or "ulti").
+
+    ``formats`` narrows it to those event formats (bridge pairs and bridge teams are scored by different
+    apps); without it the function serves every event of the game not claimed by a narrower one.
+    """
+    key = frozenset(formats) if formats else None
+    entries = [(f, existing) for f, existing in _SOURCES.get(game, []) if f != key]
+    entries.append((key, fn))
+    # Narrow registrations first, so they win over the catch-all.
+    entries.sort(key=lambda entry: entry[0] is None)
+    _SOURCES[game] = entries
 
 
-def unregister_source(game: str) -> None:
-    _SOURCES.pop(game, None)
+def unregister_source(game: str, formats=None) -> None:
+    key = frozenset(formats) if formats else None
+    remaining = [(f, fn) for f, fn in _SOURCES.get(game, []) if f != key]
+    if remaining:
+        _SOURCES[game] = remaining
+    else:
+        _SOURCES.pop(game, None)
 
 
 def registered_games() -> list[str]:
     return sorted(_SOURCES)
 
 
+def source_for(event) -> Callable | None:
+    for formats, fn in _SOURCES.get(event.federation.game, []):
+        if formats is None or event.format in formats:
+            return fn
+    return None
+
+
 def result_for(event) -> EventResult | None:
     """The final result of an event from its game's source; None while not final or no source."""
-    fn = _SOURCES.get(event.federation.game)
+    fn = source_for(event)
     return fn(event) if fn is not None else None
 
 

@@ -26,9 +26,3 @@ __all__ = [
     "Substitution",
     "Withdrawal",
 ]
-
-# The masterpoint source is registered once the models are importable in every process (web, worker,
-# commands); BridgeConfig.ready would be the natural home, but apps.py belongs to the engine authors.
-from bridge.services import ranking_source as _ranking_source  # noqa: E402
-
-_ranking_source.register()

@@ -10,7 +10,7 @@ from fractions import Fraction
 def register() -> None:
     from rankings.sources import register_source
 
-    register_source("bridge", bridge_pair_result)
+    register_source("bridge", bridge_pair_result, formats=["pairs"])
 
 
 def bridge_pair_result(event):

@@ -45,21 +45,8 @@ def team_event_result(event):
 
 
 def register():
-    """Serve team events under the "bridge" game key, handing every other bridge event to the source
-    registered before (the pairs source), since the registry holds one function per game."""
-    try:
-        from rankings import sources
-    except ImportError:
-        return False
-    previous = sources._SOURCES.get("bridge")
-    if getattr(previous, "teams_dispatch", False):
-        return True
+    """Serve bridge team events to the rankings app (pair events have their own source)."""
+    from rankings import sources
 
-    def bridge_result(event):
-        if event.format == Event.Format.TEAMS:
-            return team_event_result(event)
-        return previous(event) if previous is not None else None
-
-    bridge_result.teams_dispatch = True
-    sources.register_source("bridge", bridge_result)
+    sources.register_source("bridge", team_event_result, formats=[Event.Format.TEAMS])
     return True

@@ -16,7 +16,9 @@ EVENT_FIELDS = {f.name for f in Event._meta.get_fields()}
 @pytest.fixture
 def fake_sources():
     """A dict event_id -> EventResult served through the registry as both games' source."""
-    saved = dict(sources._SOURCES)
+    saved = {game: list(entries) for game, entries in sources._SOURCES.items()}
+    # Only the fakes: the apps' own sources (narrowed to pairs or teams) would win over a catch-all.
+    sources._SOURCES.clear()
     results = {}
 
     def source(event):

@@ -162,3 +162,14 @@ def test_a_scheme_change_re_awards_with_history(
 @pytest.fixture
 def staff_mbsz(make_user, mbsz):
     return make_user("staff@mbsz.hu", kind="federation_staff", federation=mbsz)
+
+
+def test_narrow_sources_win_over_the_catch_all(mbsz, make_event, fake_sources):
+    event = make_event(mbsz)
+    narrow_calls = []
+    sources.register_source("bridge", lambda e: narrow_calls.append(e.pk), formats=[event.format])
+    sources.result_for(event)
+    assert narrow_calls == [event.pk]
+    sources.unregister_source("bridge", formats=[event.format])
+    sources.result_for(event)
+    assert narrow_calls == [event.pk]
