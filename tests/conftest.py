@@ -1,11 +1,19 @@
 """Fixtures shared by the whole suite: the two federations, clubs, people and a user for each role."""
 
 import datetime
+import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import settings as hypothesis_settings
 
 from federation.models import Club, County, Federation, Membership, Person, Region, Role
+
+# CI explores the same examples on every run, so a red build is reproducible and not a roll of the dice;
+# local runs keep exploring new ones.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)

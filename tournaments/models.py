@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.immutable import AppendOnly
 from federation.models import Club, Federation, Person, Region
 
 from . import eligibility, fees, formats
@@ -336,15 +337,7 @@ class Division(models.Model):
         return self.name
 
 
-class ImmutableQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("History rows are immutable.")
-
-    def delete(self):
-        raise TypeError("History rows are immutable.")
-
-
-class EventChange(models.Model):
+class EventChange(AppendOnly):
     """One step of an event's history: who did what, when and why. Never changed or deleted."""
 
     class Action(models.TextChoices):
@@ -369,8 +362,6 @@ class EventChange(models.Model):
     reason = models.TextField(_("reason"), blank=True)
     details = models.JSONField(_("what changed"), default=dict, blank=True)
 
-    objects = ImmutableQuerySet.as_manager()
-
     class Meta:
         ordering = ["at", "pk"]
         verbose_name = _("event change")
@@ -378,14 +369,6 @@ class EventChange(models.Model):
 
     def __str__(self):
         return f"{self.event_id} {self.action} {self.at:%Y-%m-%d %H:%M}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise TypeError("History rows are immutable.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("History rows are immutable.")
 
 
 class RegionNotice(models.Model):

@@ -10,33 +10,11 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from federation.immutable import AppendOnly
 from results.models import VersionedUpload
 from ulti.rules import RuleSet, get_ruleset
 
 SCOPE = "ulti"
-
-
-class ImmutableQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("Ulti result versions are append-only.")
-
-    def delete(self):
-        raise TypeError("Ulti result versions are append-only.")
-
-
-class AppendOnly(models.Model):
-    objects = ImmutableQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise TypeError("Ulti result versions are append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("Ulti result versions are append-only.")
 
 
 class UltiEvent(models.Model):

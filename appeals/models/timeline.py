@@ -5,11 +5,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-# Bulk update()/delete() skip save()/delete(); the history queryset of tournaments closes them too.
-from tournaments.models import ImmutableQuerySet
+from federation.immutable import AppendOnly
 
 
-class TimelineEntry(models.Model):
+class TimelineEntry(AppendOnly):
     class Action(models.TextChoices):
         INTENTION = "intention", _("intention to appeal recorded")
         FILED = "filed", _("appeal filed")
@@ -51,8 +50,6 @@ class TimelineEntry(models.Model):
     note = models.TextField(_("note"), blank=True)
     details = models.JSONField(default=dict, blank=True)
 
-    objects = ImmutableQuerySet.as_manager()
-
     class Meta:
         ordering = ["at", "pk"]
         constraints = [
@@ -66,11 +63,3 @@ class TimelineEntry(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise TypeError("Timeline rows are immutable.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("Timeline rows are immutable.")

@@ -8,30 +8,8 @@ the standings were computed from, and the history keeps every earlier state.
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from federation.immutable import AppendOnly
 from results.models import VersionedUpload
-
-
-class ImmutableQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("Result versions are append-only.")
-
-    def delete(self):
-        raise TypeError("Result versions are append-only.")
-
-
-class AppendOnly(models.Model):
-    objects = ImmutableQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise TypeError("Result versions are append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("Result versions are append-only.")
 
 
 class ResultVersion(AppendOnly, VersionedUpload):

@@ -59,7 +59,7 @@ DEFAULT_OPTIONS: dict[str, object] = {
     # solved exactly as a whole.
     "exact_window": 60,
     # Search nodes the exact solver may spend on one pairing before settling for what it has.
-    "node_budget": 100_000,
+    "node_budget": 1_000_000,
     # A person may sit out at most this many rounds per event (MAUSZ II. 10. (2): one).
     "max_byes": 1,
 }
