@@ -1,3 +1,5 @@
+from importlib.util import find_spec
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -11,3 +13,7 @@ class AppealsConfig(AppConfig):
         from . import effects
 
         effects.register_builtin()
+        if find_spec("ulti.services") and find_spec("ulti.services.adjustments"):
+            from .ulti_effect import apply_ulti_decision
+
+            effects.register("ulti", apply_ulti_decision)

@@ -1,5 +1,7 @@
 """Forms of the appeals pages; the services do every check that matters, the forms only shape the input."""
 
+import re
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
@@ -87,7 +89,45 @@ class StatementForm(forms.ModelForm):
         widgets = {"text": forms.Textarea(attrs={"rows": 4})}
 
 
+class ForintsField(forms.CharField):
+    """An ulti table's forint results as "start number: forint" pairs -> {"12": 300, "5": -100, ...}."""
+
+    PAIR = re.compile(r"(\d+)\s*[:=]\s*([+-]?\d+)")
+
+    def prepare_value(self, value):
+        if isinstance(value, dict):
+            return ", ".join(f"{number}: {forint}" for number, forint in value.items())
+        return value
+
+    def to_python(self, value):
+        if isinstance(value, dict):
+            return value
+        text = super().to_python(value)
+        out = {}
+        for part in filter(None, (p.strip() for p in re.split(r"[,;\n]+", text or ""))):
+            match = self.PAIR.fullmatch(part)
+            if match is None:
+                raise forms.ValidationError(
+                    _('Write "start number: forint" for each player, e.g. 12: 300, 5: -100, 31: -200.')
+                )
+            number = str(int(match[1]))
+            if number in out:
+                raise forms.ValidationError(_("Start number %(n)s is given twice.") % {"n": number})
+            out[number] = int(match[2])
+        return out
+
+
 class DecisionForm(forms.ModelForm):
+    """The fields of the appeal's game: bridge names the board and pairs, ulti the round and table."""
+
+    ulti_forints = ForintsField(
+        label=_("forint results of the table"),
+        required=False,
+        help_text=_(
+            "Start number and forints of each of the table's three players, e.g. 12: 300, 5: -100, 31: -200."
+        ),
+    )
+
     class Meta:
         model = Decision
         fields = Decision.INPUT_FIELDS
@@ -95,13 +135,19 @@ class DecisionForm(forms.ModelForm):
 
     def __init__(self, *args, appeal=None, **kwargs):
         super().__init__(*args, **kwargs)
-        if appeal is not None and not self.is_bound:
+        if appeal is None:
+            return
+        self.instance.appeal = appeal
+        ulti = appeal.event.federation.game == "ulti"
+        for name in Decision.BRIDGE_FIELDS if ulti else Decision.ULTI_FIELDS:
+            self.fields.pop(name, None)
+        if not self.is_bound and not ulti:
             self.initial.update(
                 board_number=appeal.board_number, ns_pair=appeal.ns_pair, ew_pair=appeal.ew_pair
             )
 
     def values(self):
-        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+        return {name: self.cleaned_data[name] for name in self.Meta.fields if name in self.cleaned_data}
 
 
 class VoteForm(forms.Form):

@@ -201,6 +201,12 @@ class SeatRequestSerializer(serializers.Serializer):
 
 
 class DecisionInputSerializer(serializers.ModelSerializer):
+    ulti_forints = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text='Ulti: the table\'s corrected forints by start number, e.g. {"12": 300, "5": -100, "31": -200}.',
+    )
+
     class Meta:
         model = Decision
         fields = Decision.INPUT_FIELDS

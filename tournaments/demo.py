@@ -537,6 +537,19 @@ def _bridge(b, y, n, today):
     )
 
 
+# The demo regional qualifier (issue 6): about 45 players over 10 rounds. 47 entries less one no-show leaves
+# 46 at the tables, so every round has a bye, which is what `ulti.demo` looks for in the field it plays.
+DEMO_QUALIFIER = ("duna-tisza", 1)
+DEMO_QUALIFIER_ENTRIES = 47
+
+
+def _qualifier_field(region_code, number):
+    """Entries of a qualifier of this year: the demo qualifier is the large one, the others 29-37."""
+    if (region_code, number) == DEMO_QUALIFIER:
+        return DEMO_QUALIFIER_ENTRIES
+    return 27 + number * 2
+
+
 def _ulti(b, y, n, today):
     mausz = b.mausz
     regions = {r.code: r for r in Region.objects.filter(federation=mausz)}
@@ -567,7 +580,7 @@ def _ulti(b, y, n, today):
                 prizes="Oklevél az 1-3. helyezetteknek; ranglistapontok.",
             )
             if new:
-                b.fill(ev, 27 + number * 2, no_shows=number % 2)
+                b.fill(ev, _qualifier_field(code, number), no_shows=number % 2)
         for number in (1, 2):
             b.event(
                 mausz,

@@ -63,6 +63,8 @@ class Decision(models.Model):
 
     The adjustment is structured so that the results can follow: the table (board, NS and EW pairs) gets an
     artificial score ("A+/A-") or an NS score, and a penalty in percent of the top may be taken from a pair.
+    At an ulti event the table is named by its round and number and gets its corrected forint results
+    (``ulti_forints``: start number -> forint for each of its three players, summing to zero).
     """
 
     class Instance(models.TextChoices):
@@ -93,7 +95,13 @@ class Decision(models.Model):
         "unfounded",
         "frivolous",
         "point_deduction_percent",
+        "ulti_round",
+        "ulti_table",
+        "ulti_forints",
     )
+    BRIDGE_FIELDS = ("board_number", "ns_pair", "ew_pair", "artificial", "ns_score", "penalty_pair")
+    BRIDGE_FIELDS += ("penalty_percent", "penalty_board")
+    ULTI_FIELDS = ("ulti_round", "ulti_table", "ulti_forints")
 
     appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="decisions")
     instance = models.CharField(_("instance"), max_length=6, choices=Instance.choices, default=Instance.FIRST)
@@ -132,6 +140,16 @@ class Decision(models.Model):
         blank=True,
         validators=PERCENT,
     )
+    ulti_round = models.PositiveSmallIntegerField(_("ulti round"), null=True, blank=True)
+    ulti_table = models.PositiveSmallIntegerField(_("ulti table"), null=True, blank=True)
+    ulti_forints = models.JSONField(
+        _("forint results of the table"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Start number and forints of each of the table's three players, e.g. 12: 300, 5: -100, 31: -200."
+        ),
+    )
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     proposed_at = models.DateTimeField(default=timezone.now)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
@@ -158,14 +176,30 @@ class Decision(models.Model):
 
     @property
     def changes_score(self) -> bool:
-        return self.outcome == self.Outcome.CHANGED and bool(self.artificial or self.ns_score is not None)
+        return self.outcome == self.Outcome.CHANGED and bool(
+            self.artificial or self.ns_score is not None or self.ulti_forints
+        )
+
+    @property
+    def game(self) -> str:
+        """The game of the appeal's event ("bridge", "ulti"); "" before the decision has its appeal."""
+        return self.appeal.event.federation.game if self.appeal_id else ""
 
     @property
     def changes_results(self) -> bool:
         return self.outcome == self.Outcome.CHANGED or bool(self.point_deduction_percent)
 
+    @property
+    def names_ulti_table(self) -> bool:
+        return self.ulti_round is not None or self.ulti_table is not None or bool(self.ulti_forints)
+
     def clean(self):
+        # Without its appeal (a posted form) the fields tell the game; the services check again with it.
+        if self.game == "ulti" or (not self.game and self.names_ulti_table):
+            return self._clean_ulti()
         errors = {}
+        if self.names_ulti_table:
+            errors["ulti_table"] = _("Only a decision on an ulti event names an ulti round and table.")
         if self.outcome == self.Outcome.CHANGED:
             if self.board_number is None or not self.ns_pair or not self.ew_pair:
                 errors["board_number"] = _(
@@ -187,6 +221,50 @@ class Decision(models.Model):
             errors["point_deduction_percent"] = _("Only a frivolous appeal is punished by a point deduction.")
         if errors:
             raise ValidationError(errors)
+
+    def _clean_ulti(self):
+        """An ulti decision: a changed ruling gives one table's forint results (start number -> forint)."""
+        errors = {}
+        if self.artificial or self.ns_score is not None or self.penalty_percent or self.penalty_pair:
+            errors["artificial"] = _("An ulti decision gives the table's forint results, not a bridge score.")
+        if self.outcome == self.Outcome.CHANGED:
+            if self.ulti_round is None or self.ulti_table is None or not self.ulti_forints:
+                errors["ulti_table"] = _(
+                    "A changed ruling names the round and the table and gives the forint result of each of "
+                    "its three players."
+                )
+            elif error := ulti_forints_error(self.ulti_table, self.ulti_forints):
+                errors["ulti_forints"] = error
+            if self.unfounded or self.frivolous:
+                errors["unfounded"] = _("An appeal that changed the ruling was not unfounded.")
+        elif self.names_ulti_table:
+            errors["outcome"] = _('An upheld ruling gives no results; choose "ruling changed".')
+        if self.frivolous and not self.unfounded:
+            errors["frivolous"] = _("A frivolous appeal is also unfounded.")
+        if self.point_deduction_percent:
+            errors["point_deduction_percent"] = _(
+                "A point deduction in percent of the top is a bridge measure; ulti results have no top."
+            )
+        if errors:
+            raise ValidationError(errors)
+
+
+def ulti_forints_error(table, forints) -> str:
+    """What is wrong with an ulti table's forint results {start number: forint}, or "" (translated)."""
+    if not isinstance(forints, dict) or not all(
+        str(k).strip().isdigit() and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in forints.items()
+    ):
+        return _("Table %(t)s: give a start number and a whole forint amount for each player.") % {"t": table}
+    if len(forints) != 3:
+        return _("Table %(t)s: give the forint result of each of the three players.") % {"t": table}
+    total = sum(forints.values())
+    if total != 0:
+        return _("Table %(t)s: the forint results sum to %(sum)s, not 0.") % {
+            "t": table,
+            "sum": f"{total:+d}",
+        }
+    return ""
 
 
 class Vote(models.Model):

@@ -1,0 +1,68 @@
+"""The ulti handler of `appeals.effects`: a decision becomes a new result version of the ulti round.
+
+The decision names the round and the table and gives the table's corrected forints by start number;
+`ulti.services.adjustments.apply_ruling` writes the round's next version (the other tables copied) and the
+recompute follows after the commit: table points and standings, then the rankings. A ruling the ulti
+results refuse (no such table, a player who does not sit there, forints that do not sum to zero) refuses
+the publication with its reason, naming the table; nothing is written then.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+
+def _round_and_table(event, round_number, table_number, numbers):
+    """The round and table the decision means; with several stages or groups, the one seating `numbers`."""
+    from ulti.models import Table
+
+    tables = list(
+        Table.objects.filter(
+            round__group__stage__event=event, round__number=round_number, number=table_number
+        )
+        .select_related("round__group__stage")
+        .prefetch_related("seats__participant")
+        .order_by("-round__group__stage__number", "round__group__order")
+    )
+    if not tables:
+        raise ValidationError(
+            _("Round %(r)s has no table %(t)s in the results of this event: the decision cannot change them.")
+            % {"r": round_number, "t": table_number}
+        )
+    for table in tables:
+        if {str(s.participant.number) for s in table.seats.all()} == numbers:
+            return table
+    if len(tables) == 1:
+        return tables[0]
+    raise ValidationError(
+        _("Round %(r)s, table %(t)s: the start numbers %(numbers)s do not sit together at one table.")
+        % {"r": round_number, "t": table_number, "numbers": ", ".join(sorted(numbers, key=int))}
+    )
+
+
+def apply_ulti_decision(decision):
+    from ulti.services import UltiError
+    from ulti.services.adjustments import apply_ruling
+
+    appeal = decision.appeal
+    forints = {str(k).strip(): v for k, v in (decision.ulti_forints or {}).items()}
+    table = _round_and_table(appeal.event, decision.ulti_round, decision.ulti_table, set(forints))
+    seated = {str(s.participant.number): s.participant for s in table.seats.all()}
+    unknown = sorted(set(forints) - set(seated), key=int)
+    if unknown:
+        raise ValidationError(
+            _("Table %(t)s: start number %(numbers)s does not sit at this table.")
+            % {"t": table.number, "numbers": ", ".join(unknown)}
+        )
+    reason = f"{appeal.reference}: {decision.text}"[:500]
+    try:
+        version = apply_ruling(
+            table.round,
+            table,
+            forints={seated[n]: v for n, v in forints.items()},
+            reason=reason,
+            user=decision.published_by,
+            source="appeal",
+        )
+    except UltiError as error:
+        raise ValidationError(_("The results refuse the decision: %(error)s") % {"error": error})
+    return str(version)
