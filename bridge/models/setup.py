@@ -21,6 +21,12 @@ class PairEvent(models.Model):
         COMPUTER = "computer", _("by computer (hundredths)")
         HAND = "hand", _("by hand (tenths, whole session totals)")
 
+    class TieBreak(models.TextChoices):
+        # bridge.scoring.tiebreak.TieBreak: the values must stay the same.
+        SHARED = "shared", _("none: equal totals share the place (VSz 26)")
+        HEAD_TO_HEAD = "head_to_head", _("head-to-head: matchpoints scored against each other")
+        BEST_BOARDS = "best_boards", _("best boards: more boards above average, then more tops")
+
     event = models.OneToOneField("tournaments.Event", on_delete=models.CASCADE, related_name="bridge_pairs")
     method = models.CharField(_("scoring"), max_length=12, choices=Method.choices, default=Method.MATCHPOINTS)
     scale = models.PositiveSmallIntegerField(
@@ -28,6 +34,13 @@ class PairEvent(models.Model):
     )
     rounding = models.CharField(
         _("rounding"), max_length=10, choices=Rounding.choices, default=Rounding.COMPUTER
+    )
+    tie_break = models.CharField(
+        _("announced tie-break"),
+        max_length=12,
+        choices=TieBreak.choices,
+        default=TieBreak.SHARED,
+        help_text=_("Only a method announced before the event may separate equal totals (VSz 26)."),
     )
 
     class Meta:

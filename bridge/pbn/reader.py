@@ -277,7 +277,7 @@ def _board(game: Game) -> BoardRecord | None:
         _check_deal(deal, game.tags["deal"].line)
     board = BoardRecord(number, dealer and dealer.upper(), vulnerable, deal, line=board_tag.line)
     if table is not None:
-        board.results = _results(table, number, vulnerable or board_vulnerability(number))
+        board.results, board.absent = _results(table, number, vulnerable or board_vulnerability(number))
     return board
 
 
@@ -318,7 +318,8 @@ def _has_column(table: Tag, column: str) -> bool:
     return any(c.name.lower() == column.lower() for c in table.columns or ())
 
 
-def _results(table: Tag, board: int, vulnerability: str) -> list[ResultRecord]:
+def _results(table: Tag, board: int, vulnerability: str) -> tuple[list[ResultRecord], list[ResultRecord]]:
+    """The rows played (and other awards between two pairs), and the awards against an absent pair."""
     if table.columns is None or not (_has_column(table, "PairId_NS") and _has_column(table, "PairId_EW")):
         raise PbnError(table.line, "ScoreTable needs PairId_NS and PairId_EW columns")
     scored_by = ("Score_NS", "Score_EW", "Contract")
@@ -328,9 +329,12 @@ def _results(table: Tag, board: int, vulnerability: str) -> list[ResultRecord]:
     # A Mitchell may number both directions 1..n, so "1" NS and "1" EW on one board are two pairs;
     # the same number twice in one direction is a mistake.
     seen: dict[tuple[str, str], int] = {}
-    results = []
+    results, absent = [], []
     for row in table.rows:
         result = _result(row, board, vul_ns, vul_ew)
+        if result.ns is None or result.ew is None:
+            absent.append(result)
+            continue
         for seat in ((result.ns, "NS"), (result.ew, "EW")):
             if seat in seen:
                 raise PbnError(
@@ -339,24 +343,28 @@ def _results(table: Tag, board: int, vulnerability: str) -> list[ResultRecord]:
                 )
             seen[seat] = row.line
         results.append(result)
-    return results
+    return results, absent
 
 
 def _result(row: TableRow, board: int, vul_ns: bool, vul_ew: bool) -> ResultRecord:
     ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
-    if ns is None or ew is None:
+    raw_ns, raw_ew = _cell(row, "Score_NS"), _cell(row, "Score_EW")
+    artificial = (raw_ns or "").startswith("^") or (raw_ew or "").startswith("^")
+    # '-' for one side: an artificial score against an absent pair (nobody sat there).
+    if (ns is None and ew is None) or ((ns is None or ew is None) and not artificial):
         raise PbnError(row.line, "a ScoreTable row needs both PairId_NS and PairId_EW")
     section = _cell(row, "Section")
     if section is not None:
         # Sections scored as one field: "A" 1 and "B" 1 are different pairs, named A1 and B1.
-        ns, ew = (pair if pair.startswith(section) else section + pair for pair in (ns, ew))
-    result = ResultRecord(ns, ew, line=row.line)
-    for column in ("MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW", "IMP_NS", "IMP_EW"):
+        ns, ew = (pair if pair is None or pair.startswith(section) else section + pair for pair in (ns, ew))
+    result = ResultRecord(ns, ew, lead=_cell(row, "Lead"), line=row.line)
+    for column in (
+        "MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW", "IMP_NS", "IMP_EW", "Penalty_NS", "Penalty_EW"
+    ):  # fmt: skip
         attribute = column.lower().replace("percentage", "pct")
         setattr(result, attribute, _decimal(row, column))
 
-    raw_ns, raw_ew = _cell(row, "Score_NS"), _cell(row, "Score_EW")
-    if (raw_ns or "").startswith("^") or (raw_ew or "").startswith("^"):
+    if artificial:
         result.artificial = str(_artificial(row, board, raw_ns, raw_ew))
         return result
 
@@ -469,5 +477,6 @@ def _total(row: TableRow) -> TotalRecord:
         _decimal(row, "TotalIMP"),
         _decimal(row, "TotalPercentage"),
         int(boards) if boards is not None else None,
+        _decimal(row, "Penalty"),
         line=row.line,
     )

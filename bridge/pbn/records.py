@@ -16,10 +16,14 @@ SCORING_TAGS = {Method.MATCHPOINTS: "MP{scale}", Method.CROSS_IMPS: "IMP;Cross2"
 
 @dataclass
 class ResultRecord:
-    """One ScoreTable row. An artificial score has no NS score and an award like 'A+/A-' (no '^')."""
+    """One ScoreTable row. An artificial score has no NS score and an award like 'A+/A-' (no '^').
 
-    ns: str
-    ew: str
+    `lead` is the opening lead ("SA"); `penalty_ns`/`penalty_ew` the matchpoints a procedural penalty took
+    on this board (already deducted from mp_ns/mp_ew). In `BoardRecord.absent` rows the absent side is None.
+    """
+
+    ns: str | None
+    ew: str | None
     score_ns: int | None = None
     artificial: str | None = None
     contract: str | None = None
@@ -31,6 +35,9 @@ class ResultRecord:
     pct_ew: Decimal | None = None
     imp_ns: Decimal | None = None
     imp_ew: Decimal | None = None
+    lead: str | None = None
+    penalty_ns: Decimal | None = None
+    penalty_ew: Decimal | None = None
     line: int = field(default=0, compare=False)
 
 
@@ -41,12 +48,17 @@ class BoardRecord:
     vulnerable: str | None = None
     deal: str | None = None
     results: list[ResultRecord] = field(default_factory=list)
+    # Artificial scores against an absent pair (a withdrawn pair's opponents get average-plus, VSz 25):
+    # written with '-' for the absent side, kept apart so an importer that seats pairs never sees them.
+    absent: list[ResultRecord] = field(default_factory=list)
     line: int = field(default=0, compare=False)
 
 
 @dataclass
 class TotalRecord:
-    """One TotalScoreTable row; direction is 'NS'/'EW' in a Mitchell, None in a Howell."""
+    """One TotalScoreTable row; direction is 'NS'/'EW' in a Mitchell, None in a Howell.
+
+    `penalty` is the matchpoints procedural penalties took in the session (already in total_mp)."""
 
     pair: str
     rank: str | None = None
@@ -56,6 +68,7 @@ class TotalRecord:
     total_imp: Decimal | None = None
     percentage: Decimal | None = None
     boards: int | None = None
+    penalty: Decimal | None = None
     line: int = field(default=0, compare=False)
 
 
@@ -104,6 +117,9 @@ def session_record(
                     row.pct_ew,
                     row.imp_ns,
                     row.imp_ew,
+                    known.lead if known else None,
+                    row.penalty_ns or None,
+                    row.penalty_ew or None,
                 )  # fmt: skip
             )
         board = int(number)
@@ -121,6 +137,7 @@ def session_record(
             None if matchpoints else score.pairs[placed.pair].total,
             score.pairs[placed.pair].percentage,
             score.pairs[placed.pair].boards,
+            score.pairs[placed.pair].penalty or None,
         )  # fmt: skip
         for placed in score.ranking
     ]

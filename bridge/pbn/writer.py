@@ -34,6 +34,7 @@ _RESULT_COLUMNS: Sequence[tuple[str, Callable[[ResultRecord], object], bool]] = 
     ("Contract", lambda r: r.contract, False),
     ("Declarer", lambda r: r.declarer, False),
     ("Result", lambda r: r.tricks, True),
+    ("Lead", lambda r: r.lead, False),
     ("Score_NS", lambda r: f"^{r.artificial}" if r.artificial else r.score_ns, True),
     ("MP_NS", lambda r: r.mp_ns, True),
     ("MP_EW", lambda r: r.mp_ew, True),
@@ -41,6 +42,10 @@ _RESULT_COLUMNS: Sequence[tuple[str, Callable[[ResultRecord], object], bool]] = 
     ("Percentage_EW", lambda r: r.pct_ew, True),
     ("IMP_NS", lambda r: r.imp_ns, True),
     ("IMP_EW", lambda r: r.imp_ew, True),
+    # Not among PBN 2.1's named columns (readers ignore columns they do not know, 5.2): the matchpoints a
+    # procedural penalty took on the board, already deducted from MP_NS / MP_EW.
+    ("Penalty_NS", lambda r: r.penalty_ns, True),
+    ("Penalty_EW", lambda r: r.penalty_ew, True),
 )
 _ALWAYS = ("PairId_NS", "PairId_EW", "Score_NS")
 
@@ -53,6 +58,7 @@ _TOTAL_COLUMNS: Sequence[tuple[str, Callable[[TotalRecord], object], bool]] = (
     ("TotalIMP", lambda t: t.total_imp, True),
     ("TotalPercentage", lambda t: t.percentage, True),
     ("NrBoards", lambda t: t.boards, True),
+    ("Penalty", lambda t: t.penalty, True),  # matchpoints of penalties, already deducted from TotalMP
 )
 
 
@@ -90,8 +96,10 @@ def _game(session: SessionRecord, board: BoardRecord | None, with_totals: bool) 
                 lines.append(_tag(name, value))
     if session.scoring is not None:
         lines.append(_tag("Scoring", session.scoring))
-    if board is not None and board.results:
-        lines.extend(_table("ScoreTable", _RESULT_COLUMNS, board.results, _ALWAYS))
+    if board is not None and (board.results or board.absent):
+        # Rows against an absent pair name it '-' (nobody), after the rows played.
+        rows = [*board.results, *board.absent]
+        lines.extend(_table("ScoreTable", _RESULT_COLUMNS, rows, _ALWAYS))
     if with_totals and session.totals:
         lines.extend(_table("TotalScoreTable", _TOTAL_COLUMNS, session.totals, ("PairId",)))
     return lines

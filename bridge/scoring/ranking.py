@@ -38,20 +38,36 @@ def rank(
     tie_break: Callable[[str], Any] | None = None,
     direction: str | None = None,
 ) -> list[Placed]:
-    """Rank pairs by total, best first. `tie_break(pair)` returns a key where higher wins."""
-    standing = {
-        pair: (round_half_up(Decimal(total), resolution), *((tie_break(pair),) if tie_break else ()))
-        for pair, total in totals.items()
-    }
+    """Rank pairs by total, best first. `tie_break(pair)` returns a key where higher wins.
+
+    A tie-break that depends on who is tied with whom (head-to-head) has an `among(tied)` method instead,
+    returning such a key for every pair of one group of equal totals; it is asked once per group.
+    """
+    rounded = {pair: round_half_up(Decimal(total), resolution) for pair, total in totals.items()}
     order = sorted(totals, key=natural_key)
-    order.sort(key=standing.__getitem__, reverse=True)
+    order.sort(key=rounded.__getitem__, reverse=True)
     placed: list[Placed] = []
-    for _, tied in groupby(order, key=standing.__getitem__):
-        tied = list(tied)
-        first, last = len(placed) + 1, len(placed) + len(tied)
-        place = str(first) if first == last else f"{first}-{last}"
-        placed.extend(Placed(pair, Decimal(totals[pair]), place, direction) for pair in tied)
+    for _, equal in groupby(order, key=rounded.__getitem__):
+        equal = list(equal)
+        keys = _tie_break_keys(tie_break, equal)
+        groups = [equal]
+        if keys is not None:
+            equal.sort(key=keys.__getitem__, reverse=True)  # stable: still-equal pairs keep pair order
+            groups = [list(tied) for _, tied in groupby(equal, key=keys.__getitem__)]
+        for tied in groups:
+            first, last = len(placed) + 1, len(placed) + len(tied)
+            place = str(first) if first == last else f"{first}-{last}"
+            placed.extend(Placed(pair, Decimal(totals[pair]), place, direction) for pair in tied)
     return placed
+
+
+def _tie_break_keys(tie_break, equal: list[str]) -> dict[str, Any] | None:
+    if tie_break is None or len(equal) < 2:
+        return None
+    among = getattr(tie_break, "among", None)
+    if among is not None:
+        return dict(among(equal))
+    return {pair: tie_break(pair) for pair in equal}
 
 
 def ranking_groups(directions: Mapping[str, str | None]) -> list[tuple[str | None, list[str]]]:

@@ -45,6 +45,8 @@ from bridge.scoring.matchpoints import (
     round_total,
 )
 from bridge.scoring.ranking import Placed, rank, ranking_groups
+from bridge.scoring.tiebreak import TieBreak, played_results
+from bridge.scoring.tiebreak import tie_break as announced_tie_break
 
 ZERO = Decimal(0)
 
@@ -115,10 +117,14 @@ def score_session(
     rounding: Rounding | str = Rounding.COMPUTER,
     full_results: int | None = None,
     penalties: Sequence[Penalty] = (),
-    tie_break: Callable[[str], Any] | None = None,
+    tie_break: Callable[[str], Any] | TieBreak | str | None = None,
     datum_method: DatumMethod | str = DatumMethod.TRIMMED_MEAN,
 ) -> SessionScore:
-    """Score a session. `full_results` is N, the results a complete board has (default: the most any has)."""
+    """Score a session. `full_results` is N, the results a complete board has (default: the most any has).
+
+    `tie_break` is a `ranking.rank` tie-break, or the name of an announced method (`tiebreak.TieBreak`)
+    applied to this session's boards.
+    """
     method, rounding = Method(method), Rounding(rounding)
     largest = max((len(entries) for entries in boards.values()), default=0)
     full = full_results or largest
@@ -141,6 +147,8 @@ def score_session(
         board_top, averages = None, {}
 
     pairs = _pair_totals(tally, board_top, rounding, penalties)
+    if isinstance(tie_break, str):
+        tie_break = announced_tie_break(tie_break, played_results(scored.values()))
     ranking = _rank(pairs, method, rounding, tie_break)
     return SessionScore(method, scored, pairs, ranking, board_top, full, averages)
 

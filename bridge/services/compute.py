@@ -8,6 +8,7 @@ that do not stand are left out, and every opponent the pair no longer met gets a
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
@@ -17,6 +18,7 @@ from django.db import transaction
 from bridge.scoring.adjusted import ArtificialScore, Award, Penalty
 from bridge.scoring.matchpoints import percentage
 from bridge.scoring.session import Entry, Method, PairTotal, SessionScore, _rank, score_session
+from bridge.scoring.tiebreak import Played, TieBreak, played_results, relabel, tie_break
 from config.celery import enqueue_on_commit
 from federation.models import Person
 from results.models import VersionedUpload
@@ -80,16 +82,23 @@ def _recompute(event_id: int, event_version: int) -> dict:
 
     board_rows, standing_rows, session_totals = [], [], defaultdict(list)
     hand_sessions = []
+    announced = settings.tie_break != TieBreak.SHARED
+    event_results: list[Played] = []  # played results under event pair ids, for an announced tie-break
+    event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
     for item in loaded:
         score, sources, absent = _score(item, settings, seats, deleted)
         board_rows.extend(_board_scores(item, score, sources))
+        if announced:
+            event_results.extend(relabel(played_results(score.boards.values()), event_pair_of))
         for standing in _session_standings(item, score, settings, absent):
             standing_rows.append(standing)
             session_totals[seats[standing.pair_id].pair_id].append((item, standing))
         if _needs_hand_records(item):
             hand_sessions.append(item.session.pk)
 
-    event_rows = _event_standings(event_id, event_version, settings, session_totals, loaded, seats)
+    event_rows = _event_standings(
+        event_id, event_version, settings, session_totals, loaded, seats, event_results
+    )
     session_ids = [s.pk for s in sessions]
     BoardScore.objects.filter(session_id__in=session_ids).delete()
     SessionStanding.objects.filter(session_id__in=session_ids).delete()
@@ -249,6 +258,7 @@ def _score(item: _Session, settings: PairEvent, seats, deleted) -> tuple[Session
             scale=settings.scale,
             rounding=settings.rounding,
             penalties=penalties if settings.method == Method.MATCHPOINTS else (),
+            tie_break=settings.tie_break,
         )
     except ValueError as error:
         raise ScoringError(f"{item.session}: {error}")
@@ -323,7 +333,11 @@ SESSION_STANDING_FIELDS = _Standing._fields
 
 def _session_standings(item: _Session, score: SessionScore, settings, absent: set[str]) -> list[_Standing]:
     pairs = {key: total for key, total in score.pairs.items() if key not in absent}
-    ranking = _rank(pairs, Method(settings.method), settings.rounding, None) if absent else score.ranking
+    if absent:  # ranked again without the absent sides, with the same announced tie-break
+        announced = tie_break(settings.tie_break, played_results(score.boards.values()))
+        ranking = _rank(pairs, Method(settings.method), settings.rounding, announced)
+    else:
+        ranking = score.ranking
     out = []
     order: dict[str, int] = defaultdict(int)
     for placed in ranking:
@@ -352,7 +366,9 @@ def _session_standings(item: _Session, score: SessionScore, settings, absent: se
     return out
 
 
-def _event_standings(event_id, event_version, settings, session_totals, loaded, seats) -> list[tuple]:
+def _event_standings(
+    event_id, event_version, settings, session_totals, loaded, seats, results: Sequence[Played] = ()
+) -> list[tuple]:
     from ..models import Pair
 
     pairs = {p.pk: p for p in Pair.objects.filter(pk__in=session_totals.keys())}
@@ -373,7 +389,10 @@ def _event_standings(event_id, event_version, settings, session_totals, loaded, 
             sum(s.boards for _i, s in items),
             sum(s.penalty for _i, s in items),
         )
-    ranking = _rank(totals, Method(settings.method), settings.rounding, None)
+    # An announced tie-break looks at every session's boards (head-to-head: every meeting of the event).
+    ranking = _rank(
+        totals, Method(settings.method), settings.rounding, tie_break(settings.tie_break, results)
+    )
     rights = _rights(pairs, session_totals, loaded, seats)
     out, order = [], defaultdict(int)
     for placed in ranking:

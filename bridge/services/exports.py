@@ -27,13 +27,13 @@ def session_record(session: PairSession) -> SessionRecord:
     version = scores[0].version if scores else None
     deals = dealing.deals_of_session(session, version) if version else {}
     boards: dict[int, list[ResultRecord]] = {}
+    absent: dict[int, list[ResultRecord]] = {}  # average-plus against an absent pair ('-' in the file)
     for s in scores:
-        if s.ns_id is None or s.ew_id is None:
-            continue  # average-plus against an absent pair: nobody to name on the other side
-        boards.setdefault(s.board, []).append(
+        against_absent = s.ns_id is None or s.ew_id is None
+        (absent if against_absent else boards).setdefault(s.board, []).append(
             ResultRecord(
-                labels[s.ns_id],
-                labels[s.ew_id],
+                labels.get(s.ns_id),
+                labels.get(s.ew_id),
                 s.score,
                 s.artificial or None,
                 s.contract or None,
@@ -45,11 +45,21 @@ def session_record(session: PairSession) -> SessionRecord:
                 s.pct_ew,
                 s.imp_ns,
                 s.imp_ew,
+                s.lead or None,
+                s.penalty_ns or None,
+                s.penalty_ew or None,
             )
         )
     records = [
-        BoardRecord(board, board_dealer(board), board_vulnerability(board), deals.get(board), rows)
-        for board, rows in sorted(boards.items())
+        BoardRecord(
+            board,
+            board_dealer(board),
+            board_vulnerability(board),
+            deals.get(board),
+            boards.get(board, []),
+            absent.get(board, []),
+        )
+        for board in sorted(boards.keys() | absent.keys())
     ]
     matchpoints = settings.method == Method.MATCHPOINTS
     standings = SessionStanding.objects.filter(session=session).select_related(
@@ -67,6 +77,7 @@ def session_record(session: PairSession) -> SessionRecord:
             None if matchpoints else s.total,
             s.percentage,
             s.boards,
+            s.penalty or None,
         )
         for s in standings.order_by("field", "order")
     ]

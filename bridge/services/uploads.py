@@ -80,6 +80,7 @@ def parse_pbn(text: str) -> Parsed:
                     _("line %(line)s") % {"line": r.line},
                     contract=r.contract or "",
                     declarer=r.declarer or "",
+                    lead=r.lead or "",
                     tricks=r.tricks,
                     score=r.score_ns,
                     artificial=r.artificial or "",

@@ -22,7 +22,7 @@ AWARDS = [
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = PairEvent
-        fields = ["method", "scale", "rounding"]
+        fields = ["method", "scale", "rounding", "tie_break"]
 
 
 class SessionForm(forms.Form):
