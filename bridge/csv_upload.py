@@ -175,18 +175,32 @@ def _delimiter(text: str) -> str:
     return ","
 
 
+def _guarded(reader):
+    """The csv reader's rows, its own errors (e.g. a cell over the field size limit) as CsvError."""
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise CsvError(
+                reader.line_num, Problem(gettext_noop("unreadable CSV: %(reason)s"), reason=str(error))
+            )
+        yield reader.line_num, cells
+
+
 def read_csv(text: str) -> list[CsvRow]:
     """Every result of the file, or CsvError at the first line that is wrong."""
-    text = text.removeprefix("\ufeff")
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    reader = _guarded(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
     rows: list[CsvRow] = []
     seen_data = False
-    for cells in reader:
-        line = reader.line_num
+    for line, cells in reader:
         cells = [cell.strip() for cell in cells]
         if not any(cells) or cells[0].startswith("#"):
             continue
-        if not seen_data and not cells[0].isdigit():
+        if not seen_data and not cells[0].isdecimal():
             seen_data = True  # a header row
             continue
         seen_data = True
@@ -202,7 +216,7 @@ def read_csv(text: str) -> list[CsvRow]:
             )
         cells = (cells + [""] * len(COLUMNS))[: len(COLUMNS)]
         board_text, ns, ew, contract, declarer, lead, result, score = cells
-        if not board_text.isdigit() or int(board_text) < 1:
+        if not board_text.isdecimal() or int(board_text) < 1:
             raise CsvError(
                 line, Problem(gettext_noop("board %(board)s is not a board number"), board=board_text)
             )

@@ -12,15 +12,23 @@ from django.utils.translation import gettext as _
 from .parsed import ParsedResult, RoomResults, UploadError
 from .scores import room_score
 
+# No match has more boards; keeps a hostile number out of the database column.
+MAX_BOARD = 999
+
 ROOMS = {"open": "open", "o": "open", "nyitott": "open", "closed": "closed", "c": "closed", "zárt": "closed"}
 ALIASES = {"score": "ns_score", "score_ns": "ns_score", "room": "room", "board": "board"}
 
 
 def _text(data: bytes) -> str:
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("cp1250")  # Hungarian Excel exports
+        try:
+            text = data.decode("cp1250")  # Hungarian Excel exports
+        except UnicodeDecodeError:
+            raise UploadError(_("the file is neither UTF-8 nor Windows-1250 text"))
+    # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_csv(data: bytes) -> ParsedResult:
@@ -31,7 +39,13 @@ def parse_csv(data: bytes) -> ParsedResult:
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        return _parse_rows(csv.reader(io.StringIO(text), dialect))
+    except csv.Error as error:
+        raise UploadError(_("the file cannot be read as CSV: %(reason)s") % {"reason": error})
+
+
+def _parse_rows(reader) -> ParsedResult:
     header = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in next(reader)]
     if "board" not in header or "room" not in header:
         raise UploadError(_("line 1: the header needs board and room columns"))
@@ -50,7 +64,7 @@ def parse_csv(data: bytes) -> ParsedResult:
             )
             continue
         cells = {name: value.strip() for name, value in zip(header, row, strict=True)}
-        if not cells["board"].isdigit() or int(cells["board"]) < 1:
+        if not cells["board"].isdecimal() or not 1 <= int(cells["board"]) <= MAX_BOARD:
             errors.append(
                 _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": cells["board"]}
             )

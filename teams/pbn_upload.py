@@ -12,6 +12,9 @@ from bridge.pbn.reader import PbnError, decode_pbn, read_games
 from .parsed import ParsedResult, RoomResults, UploadError
 from .scores import room_score
 
+# No match has more boards; keeps a hostile number out of the database column.
+MAX_BOARD = 999
+
 ROOMS = {"open": "open", "closed": "closed", "o": "open", "c": "closed"}
 
 
@@ -39,7 +42,7 @@ def parse_pbn(data: bytes) -> ParsedResult:
         if board_tag is None:
             continue
         line = board_tag.line
-        if not board_tag.value.strip().isdigit() or int(board_tag.value) < 1:
+        if not board_tag.value.strip().isdecimal() or not 1 <= int(board_tag.value) <= MAX_BOARD:
             errors.append(
                 _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": board_tag.value}
             )

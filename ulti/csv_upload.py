@@ -46,7 +46,12 @@ def parse(text: str) -> list[Line]:
         raise CsvError([_("The file is empty.")])
     sample = text[:2000]
     delimiter = max(";,\t", key=sample.count)
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except csv.Error as error:
+        raise CsvError([_("The file cannot be read as CSV: %(reason)s") % {"reason": error}])
     out, errors = [], []
     for number, row in enumerate(rows, start=1):
         cells = [c.strip() for c in row]
@@ -58,7 +63,7 @@ def parse(text: str) -> list[Line]:
             errors.append(_("Line %(n)s: expected table, player and forint.") % {"n": number})
             continue
         table, player, amount = cells[0], cells[1], cells[2]
-        if not table.isdigit():
+        if not table.isdecimal():
             errors.append(_("Line %(n)s: %(value)s is not a table number.") % {"n": number, "value": table})
             continue
         forint = _forint(amount)

@@ -106,7 +106,7 @@ def record_from_form(data: Mapping[str, str], number: int, keys: list[str]) -> d
 
     def seat(name: str) -> str:
         value = get(name)
-        return keys[int(value)] if value.isdigit() and int(value) < len(keys) else ""
+        return keys[int(value)] if value.isdecimal() and int(value) < len(keys) else ""
 
     bid = get("bid")
     if not bid:

@@ -258,7 +258,7 @@ def _board(game: Game) -> BoardRecord | None:
         if table is not None:
             raise PbnError(table.line, "ScoreTable in a game without a Board tag")
         return None
-    if not board_tag.value.isdigit() or int(board_tag.value) < 1:
+    if not board_tag.value.isdecimal() or int(board_tag.value) < 1:
         raise PbnError(
             board_tag.line, f"unknown board {board_tag.value!r}: a board number is a whole number from 1"
         )
@@ -463,7 +463,7 @@ def _total(row: TableRow) -> TotalRecord:
     if pair is None:
         raise PbnError(row.line, "a TotalScoreTable row needs a PairId")
     boards = _cell(row, "NrBoards")
-    if boards is not None and not boards.isdigit():
+    if boards is not None and not boards.isdecimal():
         raise PbnError(row.line, f"NrBoards {boards!r} is not a number")
     direction = _cell(row, "Direction")
     if direction is not None and direction.upper() not in ("NS", "EW"):

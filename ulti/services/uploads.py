@@ -33,6 +33,10 @@ def _label(p) -> str:
     return f"{p.number}. {p.person}"
 
 
+# Far beyond any round of ulti, and inside the database's integer column.
+MAX_FORINT = 10**9
+
+
 def check_table(number: str, players: list, forints: dict[int, int]) -> list[str]:
     """Errors of one table's three results (participant id -> forint), translated."""
     errors = []
@@ -46,6 +50,8 @@ def check_table(number: str, players: list, forints: dict[int, int]) -> list[str
     if errors:
         return errors
     values = [forints[p.pk] for p in players]
+    if any(abs(v) > MAX_FORINT for v in values):
+        return [_("Table %(t)s: a forint result is larger than any game can produce.") % {"t": number}]
     total = sum(values)
     if total != 0:
         detail = ", ".join(f"{_label(p)}: {forints[p.pk]:+d}" for p in players)
