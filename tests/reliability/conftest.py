@@ -1,0 +1,323 @@
+"""One seeded world for the reliability tests: `seed_demo` once per test module, rolled back afterwards.
+
+The demo data is loaded inside an outer transaction (like Django's `TestCase.setUpClass`), each test runs
+in a savepoint within it, and the whole world is rolled back when the module ends, so nothing leaks into
+the rest of the suite when it shares an xdist worker's database.
+"""
+
+import io
+from dataclasses import dataclass, field
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import transaction
+from django.test import TestCase
+
+ROLES = [
+    "anonymous",
+    "player",
+    "other_player",
+    "club_admin",
+    "other_club_admin",
+    "director",
+    "other_director",
+    "appeals",
+    "other_appeals",
+    "ethics",
+    "staff_mbsz",
+    "staff_mausz",
+    "superuser",
+]
+
+
+@dataclass
+class World:
+    users: dict = field(default_factory=dict)  # role -> User (None for anonymous)
+    kwargs: dict = field(default_factory=dict)  # url name -> kwargs
+    api_pk: dict = field(default_factory=dict)  # router basename -> pk of the object its detail routes get
+    objects: dict = field(default_factory=dict)  # name -> object
+
+
+def _user(email, *, superuser=False):
+    User = get_user_model()
+    user, _ = User.objects.get_or_create(username=email, defaults={"email": email})
+    if superuser:
+        user.is_superuser = user.is_staff = True
+        user.save()
+    return user
+
+
+def _build_world():
+    from appeals.models import Appeal, CommitteeMember, Decision
+    from bridge.models import CorrectionRequest, PairSession
+    from federation.models import Club, Federation, Person, Region, Role
+    from rankings.models import Qualification, Season
+    from teams.models import Match
+    from teams.models import Round as TeamRound
+    from tournaments.models import Entry, Event
+    from ulti.models import Group, Stage, Table, UltiEvent
+    from ulti.models import Round as UltiRound
+
+    w = World()
+    mbsz = Federation.objects.get(code="mbsz")
+    mausz = Federation.objects.get(code="mausz")
+    pair_event = Event.objects.get(pk=PairSession.objects.order_by("pk").first().event_id)
+    team_event = Event.objects.get(pk=TeamRound.objects.order_by("pk").first().event_id)
+    ulti_event = Event.objects.get(pk=UltiEvent.objects.order_by("event_id").first().event_id)
+    appeal = Appeal.objects.order_by("pk").first()
+    appeal_event = appeal.event
+    club = Club.objects.get(pk=appeal_event.club_id)
+    other_club = Club.objects.filter(federation=mbsz).exclude(pk=club.pk).order_by("pk").first()
+    other_event = (
+        Event.objects.filter(federation=mbsz)
+        .exclude(pk__in=[pair_event.pk, team_event.pk, appeal_event.pk])
+        .order_by("pk")[0]
+    )
+
+    users = w.users
+    users["anonymous"] = None
+    users["player"] = _user("jatekos@demo.hu")
+    users["club_admin"] = _user("klub.bridzs@demo.hu")
+    users["director"] = _user("vezeto@demo.hu")
+    users["appeals"] = _user("fellebbezes@demo.hu")
+    users["ethics"] = _user("etika@demo.hu")
+    users["staff_mbsz"] = _user("staff.mbsz@demo.hu")
+    users["staff_mausz"] = _user("staff.mausz@demo.hu")
+    users["superuser"] = _user("admin@demo.hu", superuser=True)
+    # The demo director runs the pair, team and appeals events; make him the ulti event's director too.
+    Role.objects.get_or_create(user=users["director"], kind=Role.DIRECTOR, event=ulti_event)
+
+    # Roles the demo data does not have: somebody else's pair, club, event and panel.
+    player_person = users["player"].person
+    pair_entry = Entry.objects.filter(event=pair_event, members__person=player_person).first()
+    other_entry = (
+        Entry.objects.filter(event=pair_event)
+        .exclude(pk=getattr(pair_entry, "pk", None))
+        .exclude(members__person__user__isnull=False)
+        .order_by("pk")
+        .first()
+    )
+    other_person = other_entry.members.order_by("pk").first().person
+    users["other_player"] = _user("masik.jatekos@reliability.test")
+    Person.objects.filter(pk=other_person.pk).update(user=users["other_player"])
+    users["other_club_admin"] = _user("masik.klub@reliability.test")
+    Role.objects.get_or_create(user=users["other_club_admin"], kind=Role.CLUB_ADMIN, club=other_club)
+    users["other_director"] = _user("masik.vezeto@reliability.test")
+    Role.objects.get_or_create(user=users["other_director"], kind=Role.DIRECTOR, event=other_event)
+    users["other_appeals"] = _user("masik.fellebbezes@reliability.test")
+    Role.objects.get_or_create(user=users["other_appeals"], kind=Role.APPEALS, event=other_event)
+
+    session = PairSession.objects.filter(event=pair_event).order_by("pk").first()
+    team_round = TeamRound.objects.filter(event=team_event).order_by("number").first()
+    match = Match.objects.filter(round__event=team_event).order_by("pk").first()
+    stage = Stage.objects.filter(event=ulti_event).order_by("pk").first()
+    group = Group.objects.filter(stage=stage).order_by("pk").first()
+    ulti_round = UltiRound.objects.filter(group=group).order_by("number").first()
+    table = Table.objects.filter(round=ulti_round).order_by("pk").first()
+    ulti_person = table.seats.order_by("pk").first().participant.person_id
+    correction = CorrectionRequest.objects.order_by("pk").first()
+    decision = Decision.objects.filter(appeal=appeal).order_by("pk").first()
+    member = CommitteeMember.objects.filter(committee__event=appeal_event).order_by("pk").first()
+    season = Season.objects.order_by("pk").first()
+    qualification = Qualification.objects.order_by("pk").first()
+    region = Region.objects.order_by("pk").first()
+    appeal_session = appeal.session
+    my_entry = Entry.objects.filter(members__person=player_person).order_by("-pk").first()
+
+    w.objects.update(
+        mbsz=mbsz,
+        mausz=mausz,
+        pair_event=pair_event,
+        team_event=team_event,
+        ulti_event=ulti_event,
+        appeal_event=appeal_event,
+        appeal=appeal,
+        other_event=other_event,
+        club=club,
+        session=session,
+        entry=my_entry,
+    )
+    year = pair_event.starts_on.year if hasattr(pair_event, "starts_on") else 2026
+    pk = {
+        # federation
+        "club_detail": club.pk,
+        "person_detail": player_person.pk,
+        # tournaments
+        "calendar_ics_club": club.pk,
+        "calendar_ics_region": region.pk,
+        "entry_confirm": my_entry.pk,
+        "entry_decline": my_entry.pk,
+        "entry_withdraw": my_entry.pk,
+        "entry_no_show": my_entry.pk,
+        "entry_move_division": my_entry.pk,
+        # bridge
+        "bridge_event": pair_event.pk,
+        "bridge_setup": pair_event.pk,
+        "bridge_corrections": pair_event.pk,
+        "bridge_correction_decide": correction.pk,
+        # teams
+        "teams_publish": team_round.pk,
+        "teams_swap": team_round.pk,
+        "teams_match": match.pk,
+        "teams_upload": match.pk,
+        "teams_lineup": match.pk,
+        # ulti
+        "ulti_next_stage": stage.pk,
+        "ulti_generate": group.pk,
+        "ulti_schedule": group.pk,
+        "ulti_round": ulti_round.pk,
+        "ulti_publish": ulti_round.pk,
+        "ulti_round_edit": ulti_round.pk,
+        "ulti_cards": ulti_round.pk,
+        "ulti_upload": ulti_round.pk,
+        "ulti_versions": ulti_round.pk,
+        "ulti_sheet": table.pk,
+        "ulti_sheet_preview": table.pk,
+        "ulti_sheet_print": table.pk,
+        # rankings
+        "rankings_confirm": qualification.pk,
+        "rankings_decline": qualification.pk,
+    }
+    kwargs = {name: {"pk": value} for name, value in pk.items()}
+    for name in ("teams_event", "teams_standings", "teams_bracket", "teams_players", "teams_butler"):
+        kwargs[name] = {"pk": team_event.pk}
+    kwargs["teams_setup"] = kwargs["teams_generate"] = {"pk": team_event.pk}
+    kwargs["teams_round"] = {"pk": team_event.pk, "number": team_round.number}
+    for name in ("ulti_event", "ulti_standings", "ulti_start", "ulti_settings", "ulti_recompute"):
+        kwargs[name] = {"pk": ulti_event.pk}
+    kwargs["ulti_player"] = {"pk": ulti_event.pk, "person": ulti_person or player_person.pk}
+    for name in (
+        "bridge_session",
+        "bridge_frequencies",
+        "bridge_hand_records",
+        "bridge_export_pbn",
+        "bridge_export_usebio",
+        "bridge_upload",
+        "bridge_versions",
+        "bridge_publish",
+        "bridge_adjust",
+        "bridge_guide_cards",
+        "bridge_roster",
+        "bridge_dealing",
+        "bridge_session_statistics",
+        "bridge_correction_request",
+    ):
+        kwargs[name] = {"pk": session.pk}
+    kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
+    kwargs["bridge_score_card"] = {"pk": session.pk, "pair": 1}
+    # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
+    for name in (
+        "event_detail",
+        "event_edit",
+        "event_submit",
+        "event_propose",
+        "event_approve",
+        "event_return",
+        "event_move",
+        "event_cancel",
+        "event_assign_director",
+        "entry_create",
+        "manage_entries",
+        "entry_add",
+        "fee_ledger",
+    ):
+        kwargs[name] = {"pk": appeal_event.pk}
+    kwargs["calendar_year"] = {"year": year}
+    kwargs["calendar_month"] = {"year": year, "month": 11}
+    kwargs["calendar_ics_federation"] = {"code": "mbsz"}
+    kwargs["club_fee_summary"] = {"code": "mbsz"}
+    kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}
+    for name in ("rankings_masterpoints", "rankings_masterpoints_csv", "rankings_scheme"):
+        kwargs[name] = {"code": "mbsz"}
+    kwargs["rankings_rating"] = kwargs["rankings_rating_csv"] = {"code": "mausz"}  # the ulti live rating
+    kwargs["rankings_player"] = {"code": "mbsz", "person_id": player_person.pk}
+    season_code = Federation.objects.get(pk=season.federation_id).code
+    for name in ("rankings_season", "rankings_season_invite", "rankings_season_recompute"):
+        kwargs[name] = {"code": season_code, "year": season.year}
+    kwargs["rankings_event"] = {"event_id": pair_event.pk}
+    # appeals
+    for name in (
+        "appeal_detail",
+        "appeal_agree",
+        "appeal_decline",
+        "appeal_withdraw",
+        "appeal_deposit",
+        "appeal_attachment_upload",
+        "appeal_panel",
+        "appeal_statement",
+        "appeal_propose",
+        "appeal_second",
+        "appeal_second_deposit",
+        "appeal_second_decide",
+    ):
+        kwargs[name] = {"pk": appeal.pk}
+    if decision is not None:
+        kwargs["appeal_vote"] = kwargs["appeal_publish"] = {"pk": appeal.pk, "decision_pk": decision.pk}
+    for name in (
+        "appeals_event",
+        "appeal_file",
+        "appeal_intention_declare",
+        "appeal_intention_record",
+        "appeals_committee_add",
+        "appeals_event_start",
+        "appeals_discipline",
+    ):
+        kwargs[name] = {"pk": appeal_event.pk}
+    kwargs["appeals_committee_remove"] = {"pk": appeal_event.pk, "member_pk": member.pk}
+    kwargs["appeals_session_end"] = {"pk": appeal_event.pk, "session_pk": appeal_session.pk}
+    kwargs["appeals_reports"] = {"code": "mbsz"}
+    kwargs["password_reset_confirm"] = {"uidb64": "MQ", "token": "set-password"}
+    w.kwargs = kwargs
+
+    from rankings.models import Award as RankingAward
+    from rankings.models import AwardScheme, ListEntry, PlayerRating, SeasonEntry
+
+    def first(model):
+        obj = model.objects.order_by("pk").first()
+        return obj.pk if obj else None
+
+    w.api_pk = {
+        "federation": mbsz.pk,
+        "region": region.pk,
+        "club": club.pk,
+        "person": player_person.pk,
+        "event": appeal_event.pk,
+        "entry": my_entry.pk,
+        "bridge-session": session.pk,
+        "bridge-event": pair_event.pk,
+        "bridge-correction": correction.pk,
+        "ulti-round": ulti_round.pk,
+        "ulti-group": group.pk,
+        "ranking-list": first(ListEntry),
+        "ranking-award": first(RankingAward),
+        "ranking-rating": first(PlayerRating),
+        "ranking-scheme": first(AwardScheme),
+        "ranking-season-entry": first(SeasonEntry),
+        "ranking-qualification": qualification.pk,
+        "team-round": team_round.pk,
+        "team-match": match.pk,
+        "appeal": appeal.pk,
+        "appeal-event": appeal_event.pk,
+    }
+    return w
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """The demo world plus the roles it lacks; rolled back when the module's tests are done."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            with TestCase.captureOnCommitCallbacks(execute=True):
+                call_command("seed_demo", stdout=io.StringIO())
+            built = _build_world()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    yield built
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
