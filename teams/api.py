@@ -144,7 +144,8 @@ class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
         return rounds.filter(event_id=event) if event and event.isdigit() else rounds
 
     def get_permission_object(self):
-        event_id = self.request.data.get("event") if hasattr(self.request, "data") else None
+        data = getattr(self.request, "data", None)
+        event_id = data.get("event") if isinstance(data, dict) else None
         return Event.objects.filter(pk=event_id).first() if str(event_id or "").isdigit() else None
 
     @extend_schema(parameters=[EVENT_FILTER])

@@ -32,7 +32,10 @@ class EventFilter(django_filters.FilterSet):
     open = django_filters.BooleanFilter(
         label=_("Open for entry"), method="filter_open", widget=forms.CheckboxInput
     )
-    year = django_filters.NumberFilter(label=_("Year"), field_name="start_date", lookup_expr="year")
+    # Bounded: a year outside 1..9999 is a clear 400, not a date error deep in the query.
+    year = django_filters.NumberFilter(
+        label=_("Year"), field_name="start_date", lookup_expr="year", min_value=1900, max_value=2999
+    )
     month = django_filters.NumberFilter(label=_("Month"), field_name="start_date", lookup_expr="month")
 
     class Meta:

@@ -77,3 +77,16 @@ def test_generate_publish_upload_and_read(api, event, make_user, bridge_club):
     assert rows[0]["imps"] == "10.00"
     match = api.get(f"/api/v1/team-matches/{first}/").json()
     assert match["result"]["home_imps"] == "10.00"
+
+
+@pytest.mark.django_db
+def test_generate_with_a_list_body_is_refused_not_a_500(client, make_user):
+    # Found by the schema fuzzer (docs/reliability.md): a JSON array body used to crash the permission check.
+    admin = make_user("su@example.hu")
+    admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    response = client.post(
+        "/api/v1/team-rounds/generate/", data="[null, null]", content_type="application/json"
+    )
+    assert 400 <= response.status_code < 500

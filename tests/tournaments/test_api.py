@@ -139,3 +139,10 @@ def test_schema_lists_the_endpoints(client):
         "/api/v1/entries/{id}/withdraw/",
     ):
         assert path in schema["paths"]
+
+
+@pytest.mark.django_db
+def test_an_impossible_year_is_a_clear_400_not_a_500(client):
+    # Found by the schema fuzzer (docs/reliability.md): year=0 used to raise deep in the date lookup.
+    assert client.get("/api/v1/events/?year=0").status_code == 400
+    assert client.get("/api/v1/events/?year=2026").status_code == 200
