@@ -76,46 +76,45 @@ def has_role(user, kind, *, federation_id=None, club_id=None, event_id=None):
     return (kind, federation_id, club_id, event_id) in _roles(user)
 
 
-@rules.predicate
-def is_federation_staff(user, obj=None):
-    """Staff of the federation the object belongs to (any federation when there is no object)."""
-    if obj is None:
-        return any(r[0] == Role.FEDERATION_STAFF for r in _roles(user))
-    fid = federation_id_of(obj)
-    return fid is not None and has_role(user, Role.FEDERATION_STAFF, federation_id=fid)
+def _role_predicate(name, kind, scope_id_of, scope_key, doc):
+    """A predicate: the user holds `kind` for the object's scope (for any scope when there is no object)."""
+
+    def check(user, obj=None):
+        if obj is None:
+            return any(r[0] == kind for r in _roles(user))
+        scope_id = scope_id_of(obj)
+        return scope_id is not None and has_role(user, kind, **{scope_key: scope_id})
+
+    check.__name__ = check.__qualname__ = name
+    check.__doc__ = doc
+    return rules.predicate(check)
 
 
-@rules.predicate
-def is_club_admin(user, obj=None):
-    """Administrator of the club the object belongs to (any club when there is no object)."""
-    if obj is None:
-        return any(r[0] == Role.CLUB_ADMIN for r in _roles(user))
-    cid = club_id_of(obj)
-    return cid is not None and has_role(user, Role.CLUB_ADMIN, club_id=cid)
-
-
-@rules.predicate
-def is_event_director(user, obj=None):
-    if obj is None:
-        return any(r[0] == Role.DIRECTOR for r in _roles(user))
-    eid = event_id_of(obj)
-    return eid is not None and has_role(user, Role.DIRECTOR, event_id=eid)
-
-
-@rules.predicate
-def is_appeals_member(user, obj=None):
-    if obj is None:
-        return any(r[0] == Role.APPEALS for r in _roles(user))
-    eid = event_id_of(obj)
-    return eid is not None and has_role(user, Role.APPEALS, event_id=eid)
-
-
-@rules.predicate
-def is_ethics_member(user, obj=None):
-    if obj is None:
-        return any(r[0] == Role.ETHICS for r in _roles(user))
-    fid = federation_id_of(obj)
-    return fid is not None and has_role(user, Role.ETHICS, federation_id=fid)
+is_federation_staff = _role_predicate(
+    "is_federation_staff", Role.FEDERATION_STAFF, federation_id_of, "federation_id",
+    "Staff of the federation the object belongs to.",
+)  # fmt: skip
+is_club_admin = _role_predicate(
+    "is_club_admin",
+    Role.CLUB_ADMIN,
+    club_id_of,
+    "club_id",
+    "Administrator of the club the object belongs to.",
+)
+is_event_director = _role_predicate(
+    "is_event_director", Role.DIRECTOR, event_id_of, "event_id", "Tournament director of the object's event."
+)
+is_appeals_member = _role_predicate(
+    "is_appeals_member",
+    Role.APPEALS,
+    event_id_of,
+    "event_id",
+    "Appeals committee member of the object's event.",
+)
+is_ethics_member = _role_predicate(
+    "is_ethics_member", Role.ETHICS, federation_id_of, "federation_id",
+    "Rules and Ethics Committee member of the object's federation.",
+)  # fmt: skip
 
 
 @rules.predicate
