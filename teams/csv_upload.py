@@ -9,11 +9,8 @@ import io
 
 from django.utils.translation import gettext as _
 
-from .parsed import ParsedResult, RoomResults, UploadError
+from .parsed import ParsedResult, RoomResults, UploadError, board_number
 from .scores import room_score
-
-# No match has more boards; keeps a hostile number out of the database column.
-MAX_BOARD = 999
 
 ROOMS = {"open": "open", "o": "open", "nyitott": "open", "closed": "closed", "c": "closed", "zárt": "closed"}
 ALIASES = {"score": "ns_score", "score_ns": "ns_score", "room": "room", "board": "board"}
@@ -64,12 +61,12 @@ def _parse_rows(reader) -> ParsedResult:
             )
             continue
         cells = {name: value.strip() for name, value in zip(header, row, strict=True)}
-        if not cells["board"].isdecimal() or not 1 <= int(cells["board"]) <= MAX_BOARD:
+        board = board_number(cells["board"])
+        if board is None:
             errors.append(
                 _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": cells["board"]}
             )
             continue
-        board = int(cells["board"])
         room = ROOMS.get(cells["room"].lower())
         if room is None:
             errors.append(

@@ -9,6 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+# No match has more boards; keeps a hostile number out of the database column.
+MAX_BOARD = 999
+
+
+def board_number(text: str) -> int | None:
+    """The board number a cell or tag holds, or None when it is not one (isdecimal: int() reads it)."""
+    text = text.strip()
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_BOARD:
+        return None
+    return int(text)
+
 
 class UploadError(ValueError):
     """Refused input; each message names the line or the board, and nothing has been written."""

@@ -9,11 +9,8 @@ from django.utils.translation import gettext as _
 
 from bridge.pbn.reader import PbnError, decode_pbn, read_games
 
-from .parsed import ParsedResult, RoomResults, UploadError
+from .parsed import ParsedResult, RoomResults, UploadError, board_number
 from .scores import room_score
-
-# No match has more boards; keeps a hostile number out of the database column.
-MAX_BOARD = 999
 
 ROOMS = {"open": "open", "closed": "closed", "o": "open", "c": "closed"}
 
@@ -42,12 +39,12 @@ def parse_pbn(data: bytes) -> ParsedResult:
         if board_tag is None:
             continue
         line = board_tag.line
-        if not board_tag.value.strip().isdecimal() or not 1 <= int(board_tag.value) <= MAX_BOARD:
+        board = board_number(board_tag.value)
+        if board is None:
             errors.append(
                 _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": board_tag.value}
             )
             continue
-        board = int(board_tag.value)
         room = ROOMS.get((game.value("room") or "").strip().lower())
         if room is None:
             errors.append(
