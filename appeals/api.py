@@ -66,6 +66,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         "second_instance": "appeals.file_second_instance",
         "second_deposit": "appeals.confirm_second_deposit",
         "second_decision": "appeals.decide_second_instance",
+        "second_vote": "appeals.decide_second_instance",
     }
 
     def get_queryset(self):
@@ -230,11 +231,27 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.DecisionInputSerializer, responses=s.AppealSerializer)
     @action(detail=True, methods=["post"], url_path="second-instance/decision")
     def second_decision(self, request, pk=None):
-        """The Rules and Ethics Committee's decision: it overrides the first and flows to the results."""
+        """An ethics member proposes the Rules and Ethics Committee's decision (his vote counts for it); it is
+        published, overriding the first and flowing to the results, once every member voted and a majority
+        agrees."""
         appeal = self.get_object()
         data = s.DecisionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        run(lambda: second_instance.decide(appeal, request.user, **data.validated_data))
+        run(lambda: second_instance.propose(appeal, request.user, **data.validated_data))
+        return self._reply(appeal)
+
+    @extend_schema(request=s.VoteSerializer, responses=s.AppealSerializer)
+    @action(detail=True, methods=["post"], url_path="second-instance/vote")
+    def second_vote(self, request, pk=None):
+        """An ethics member's vote on the committee's proposed decision; the deciding vote publishes it."""
+        appeal = self.get_object()
+        data = s.VoteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        decision = get_object_or_404(
+            Decision, pk=d["decision"], appeal=appeal, instance=Decision.Instance.SECOND
+        )
+        run(lambda: second_instance.vote(decision, request.user, d["agrees"], d["comment"]))
         return self._reply(appeal)
 
 
@@ -247,6 +264,8 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     rules_permissions = {
         "retrieve": "appeals.view_event_desk",
         "committee": "appeals.manage_committee",
+        "leave": "appeals.leave_committee",
+        "leave_decision": "appeals.consent_to_leave",
         "start": "appeals.start_event",
         "end_session": "appeals.run_session",
         "intentions": "appeals.run_session",
@@ -290,6 +309,31 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data.is_valid(raise_exception=True)
         d = data.validated_data
         run(lambda: committee.add_member(event, d["user"], is_alternate=d["is_alternate"], by=request.user))
+        return self._desk(event)
+
+    @extend_schema(request=s.LeaveInputSerializer, responses=s.EventDeskSerializer)
+    @action(detail=True, methods=["post"], url_path="committee/leave")
+    def leave(self, request, pk=None):
+        """A committee member asks the director's consent to leave the committee (VSz 9)."""
+        event = self.get_object()
+        data = s.LeaveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        member = get_object_or_404(
+            CommitteeMember, committee__event=event, user=request.user, left_at__isnull=True
+        )
+        run(lambda: committee.request_leave(member, request.user, data.validated_data["reason"]))
+        return self._desk(event)
+
+    @extend_schema(request=s.LeaveDecisionInputSerializer, responses=s.EventDeskSerializer)
+    @action(detail=True, methods=["post"], url_path="committee/leave-decision")
+    def leave_decision(self, request, pk=None):
+        """The event's director consents to (or refuses) a member's leaving; an alternate steps in."""
+        event = self.get_object()
+        data = s.LeaveDecisionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        member = get_object_or_404(CommitteeMember, pk=d["member"], committee__event=event)
+        run(lambda: committee.decide_leave(member, request.user, d["consents"]))
         return self._desk(event)
 
     @extend_schema(request=None, responses=s.EventDeskSerializer)
@@ -367,6 +411,7 @@ class MeasureViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, viewsets.Ge
                 d["reason"],
                 session=d.get("session"),
                 percent=d.get("percent"),
+                points=d.get("points"),
             )
         )
         return Response(self.get_serializer(measure).data, status=status.HTTP_201_CREATED)
@@ -383,7 +428,7 @@ class MeasureViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, viewsets.Ge
 
 
 class ReportViewSet(viewsets.ReadOnlyModelViewSet):
-    """Reports to the Disciplinary Committee, for the federation's staff, who record its decisions."""
+    """Reports to the Disciplinary Committee: its members read and decide them, the federation's staff read."""
 
     permission_classes = [RulesPermission]
     serializer_class = s.ReportSerializer
@@ -403,7 +448,9 @@ class ReportViewSet(viewsets.ReadOnlyModelViewSet):
             return reports
         if not user.is_authenticated:
             return reports.none()
-        federations = Role.objects.filter(user=user, kind=Role.FEDERATION_STAFF).values("federation_id")
+        federations = Role.objects.filter(
+            user=user, kind__in=(Role.FEDERATION_STAFF, Role.DISCIPLINARY)
+        ).values("federation_id")
         return reports.filter(federation_id__in=federations)
 
     @extend_schema(request=s.DisciplineDecisionInputSerializer, responses=s.ReportSerializer)

@@ -14,6 +14,7 @@ class AppealsConfig(AppConfig):
 
         effects.register_builtin()
         if find_spec("ulti.services") and find_spec("ulti.services.adjustments"):
-            from .ulti_effect import apply_ulti_decision
+            from .ulti_effect import apply_ulti_decision, apply_ulti_measure
 
             effects.register("ulti", apply_ulti_decision)
+            effects.register_measure("ulti", apply_ulti_measure)

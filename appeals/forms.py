@@ -160,6 +160,10 @@ class VoteForm(forms.Form):
     comment = forms.CharField(label=_("Comment"), max_length=500, required=False)
 
 
+class LeaveForm(forms.Form):
+    reason = forms.CharField(label=_("Why you leave"), max_length=300, required=False)
+
+
 class SecondAppealForm(forms.Form):
     statement = forms.CharField(label=_("Your written appeal"), widget=forms.Textarea(attrs={"rows": 6}))
 
@@ -185,10 +189,13 @@ class MeasureForm(forms.Form):
     percent = forms.DecimalField(
         label=_("Deduction (percent of the top)"), min_value=0, max_value=100, required=False
     )
+    points = forms.IntegerField(label=_("Deduction (table points)"), min_value=1, required=False)
     reason = forms.CharField(label=_("Reason"), widget=TEXT)
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
+        # Bridge deducts a percentage of the top (VSz 32), ulti table points.
+        self.fields.pop("percent" if event.federation.game == "ulti" else "points")
         self.fields["session"].queryset = event.sessions.all()
         people = {}
         for entry in entry_choices(event):

@@ -11,6 +11,7 @@ import rules
 from federation.permissions import (
     is_authenticated,
     is_club_admin,
+    is_disciplinary_member,
     is_ethics_member,
     is_event_director,
     is_federation_staff,
@@ -63,7 +64,9 @@ def is_committee_member(user, obj):
     event_id = event_id_of(obj)
     if event_id is None or not user.is_authenticated:
         return False
-    return CommitteeMember.objects.filter(committee__event_id=event_id, user=user).exists()
+    return CommitteeMember.objects.filter(
+        committee__event_id=event_id, user=user, left_at__isnull=True
+    ).exists()
 
 
 runs_event = is_superuser | is_federation_staff | is_event_director
@@ -90,7 +93,11 @@ rules.add_perm("appeals.run_session", runs_event)
 rules.add_perm("appeals.view_event_desk", runs_event | is_committee_member)
 rules.add_perm("appeals.take_measure", runs_event)
 rules.add_perm("appeals.consent_to_measure", is_committee_member)
+# VSz 9: a member leaves only with the director's consent (the organisers' removal is for before the start).
+rules.add_perm("appeals.leave_committee", is_committee_member)
+rules.add_perm("appeals.consent_to_leave", is_superuser | is_event_director)
 
-# Per federation: the Disciplinary Committee's decisions are recorded by the staff.
-rules.add_perm("appeals.view_reports", is_superuser | is_federation_staff)
-rules.add_perm("appeals.decide_discipline", is_superuser | is_federation_staff)
+# Per federation: the Disciplinary Committee decides "saját hatáskörében" (VSz 23), so only its members record
+# its decisions; the staff, who forward the director's reports and keep the suspensions, may read them.
+rules.add_perm("appeals.view_reports", is_superuser | is_federation_staff | is_disciplinary_member)
+rules.add_perm("appeals.decide_discipline", is_superuser | is_disciplinary_member)

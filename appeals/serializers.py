@@ -16,6 +16,7 @@ from .models import (
     PanelSeat,
     Statement,
     TimelineEntry,
+    Vote,
 )
 from .queries import anonymised_for
 
@@ -90,8 +91,24 @@ class AttachmentSerializer(serializers.ModelSerializer):
         return reverse("appeal_attachment", args=[attachment.appeal_id, attachment.pk])
 
 
+class VoteOutSerializer(serializers.ModelSerializer):
+    instance = serializers.CharField(source="decision.instance", read_only=True)
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Vote
+        fields = ["decision", "instance", "user", "name", "agrees", "comment", "voted_at"]
+        read_only_fields = fields
+
+    def get_name(self, vote) -> str:
+        person = getattr(vote.user, "person", None)
+        return person.full_name if person else (vote.user.get_full_name() or vote.user.email)
+
+
 class CaseFileSerializer(serializers.ModelSerializer):
     """What only the case's insiders see: statements, the panel, votes, attachments, the timeline."""
+
+    votes = serializers.SerializerMethodField()
 
     panel = SeatSerializer(many=True, read_only=True)
     statements = StatementSerializer(many=True, read_only=True)
@@ -107,11 +124,18 @@ class CaseFileSerializer(serializers.ModelSerializer):
             "deposit_paid_at",
             "appellant_pair",
             "panel",
+            "votes",
             "statements",
             "consents",
             "attachments",
             "timeline",
         ]
+
+    def get_votes(self, appeal) -> list[dict]:
+        """Every member's vote on every decision: the panel's at first instance, the ethics committee's at
+        the second."""
+        found = Vote.objects.filter(decision__appeal=appeal).select_related("decision", "user__person")
+        return VoteOutSerializer(found.order_by("voted_at", "pk"), many=True).data
 
 
 class AppealSerializer(serializers.ModelSerializer):
@@ -235,8 +259,37 @@ class CommitteeMemberSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CommitteeMember
-        fields = ["id", "user", "name", "is_alternate", "added_at"]
-        read_only_fields = ["id", "name", "added_at"]
+        fields = [
+            "id",
+            "user",
+            "name",
+            "is_alternate",
+            "added_at",
+            "leave_requested_at",
+            "leave_reason",
+            "left_at",
+            "replaces",
+            "stepped_in_at",
+        ]
+        read_only_fields = [
+            "id",
+            "name",
+            "added_at",
+            "leave_requested_at",
+            "leave_reason",
+            "left_at",
+            "replaces",
+            "stepped_in_at",
+        ]
+
+
+class LeaveInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class LeaveDecisionInputSerializer(serializers.Serializer):
+    member = serializers.IntegerField(help_text="The committee member who asked to leave.")
+    consents = serializers.BooleanField()
 
 
 class EventDeskSerializer(serializers.Serializer):
@@ -276,12 +329,14 @@ class MeasureSerializer(serializers.ModelSerializer):
             "person_name",
             "kind",
             "percent",
+            "points",
             "reason",
             "status",
             "taken_at",
             "consent_at",
+            "effect",
         ]
-        read_only_fields = ["id", "status", "taken_at", "consent_at"]
+        read_only_fields = ["id", "status", "taken_at", "consent_at", "effect"]
 
 
 class ConsentInputSerializer(serializers.Serializer):

@@ -5,6 +5,9 @@ The decision names the round and the table and gives the table's corrected forin
 recompute follows after the commit: table points and standings, then the rankings. A ruling the ulti
 results refuse (no such table, a player who does not sit there, forints that do not sum to zero) refuses
 the publication with its reason, naming the table; nothing is written then.
+
+A point deduction (the director's measure, or a frivolous appeal's punishment in table points) becomes the
+round's next version carrying it (`ulti.services.adjustments.deduct_points`), and the standings subtract it.
 """
 
 from django.core.exceptions import ValidationError
@@ -39,7 +42,63 @@ def _round_and_table(event, round_number, table_number, numbers):
     )
 
 
+def _participant(event, people, prefer=None):
+    """The participant of the event's latest stage among ``people`` (prefer ``prefer`` when several)."""
+    from ulti.models import Participant
+
+    found = list(
+        Participant.objects.filter(stage__event=event, person__in=people)
+        .select_related("stage", "group", "person")
+        .order_by("-stage__number")
+    )
+    if found:
+        latest = [p for p in found if p.stage_id == found[0].stage_id]
+        chosen = next((p for p in latest if p.person_id == prefer), None) if prefer else None
+        if chosen is not None or len(latest) == 1:
+            return chosen or latest[0]
+    raise ValidationError(
+        _("The player to deduct points from is not among the participants of this event's results.")
+    )
+
+
+def _deduct(participant, points, reason, user, source):
+    from ulti.services import UltiError
+    from ulti.services.adjustments import deduct_points
+
+    try:
+        return deduct_points(participant, points, reason=reason, user=user, source=source)
+    except UltiError as error:
+        raise ValidationError(_("The results refuse the deduction: %(error)s") % {"error": error})
+
+
+def apply_ulti_measure(measure):
+    """The director's point deduction at an ulti event: table points off the player's total from the latest
+    round he played, as the round's next version by the director (source "adjustment")."""
+    participant = _participant(measure.event, [measure.person_id])
+    reason = f"{measure.get_kind_display()}: {measure.reason}"[:500]
+    return str(_deduct(participant, measure.points, reason, measure.taken_by, "adjustment"))
+
+
 def apply_ulti_decision(decision):
+    appeal = decision.appeal
+    versions = []
+    if decision.ulti_forints:
+        versions.append(_apply_table(decision))
+    if decision.point_deduction_points:
+        # A frivolous appeal (VSz 22 by analogy): table points off the appellant, the filer when a team.
+        people = list(appeal.entry.members.values_list("person_id", flat=True))
+        filer = getattr(appeal.filed_by, "person", None)
+        participant = _participant(appeal.event, people, prefer=filer.pk if filer else None)
+        reason = f"{appeal.reference}: {decision.text}"[:500]
+        versions.append(
+            str(
+                _deduct(participant, decision.point_deduction_points, reason, decision.published_by, "appeal")
+            )
+        )
+    return ", ".join(versions)
+
+
+def _apply_table(decision):
     from ulti.services import UltiError
     from ulti.services.adjustments import apply_ruling
 

@@ -220,6 +220,7 @@ DEMO_LOGINS = [
     ("vezeto@demo.hu", Role.DIRECTOR, "demo-event"),
     ("fellebbezes@demo.hu", Role.APPEALS, "demo-event"),
     ("etika@demo.hu", Role.ETHICS, "mbsz"),
+    ("fegyelmi@demo.hu", Role.DISCIPLINARY, "mbsz"),
     ("jatekos@demo.hu", None, "player"),
 ]
 
@@ -360,7 +361,7 @@ def _demo_logins(mbsz, mausz):
         if kind == Role.FEDERATION_STAFF:
             user.is_staff = True  # may open the Django admin; object rights still come from the role
         user.save()
-        if kind in (Role.FEDERATION_STAFF, Role.ETHICS):
+        if kind in (Role.FEDERATION_STAFF, Role.ETHICS, Role.DISCIPLINARY):
             Role.objects.get_or_create(user=user, kind=kind, federation=feds[scope])
         elif kind == Role.CLUB_ADMIN:
             Role.objects.get_or_create(user=user, kind=kind, club=Club.objects.get(short_name=scope))

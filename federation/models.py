@@ -232,18 +232,21 @@ class Role(models.Model):
     DIRECTOR = "director"
     APPEALS = "appeals"
     ETHICS = "ethics"
+    DISCIPLINARY = "disciplinary"
     KINDS = [
         (FEDERATION_STAFF, _("federation staff")),
         (CLUB_ADMIN, _("club administrator")),
         (DIRECTOR, _("tournament director")),
         (APPEALS, _("appeals committee member")),
         (ETHICS, _("rules and ethics committee member")),
+        (DISCIPLINARY, _("disciplinary committee member")),
     ]
-    # Which scope each kind needs: staff and the ethics committee act for a federation, a club admin
-    # for a club, a director and an appeals committee member for one event.
+    # Which scope each kind needs: staff, the ethics and the disciplinary committees act for a federation,
+    # a club admin for a club, a director and an appeals committee member for one event.
     SCOPE = {
         FEDERATION_STAFF: "federation",
         ETHICS: "federation",
+        DISCIPLINARY: "federation",
         CLUB_ADMIN: "club",
         DIRECTOR: "event",
         APPEALS: "event",

@@ -115,6 +115,10 @@ is_ethics_member = _role_predicate(
     "is_ethics_member", Role.ETHICS, federation_id_of, "federation_id",
     "Rules and Ethics Committee member of the object's federation.",
 )  # fmt: skip
+is_disciplinary_member = _role_predicate(
+    "is_disciplinary_member", Role.DISCIPLINARY, federation_id_of, "federation_id",
+    "Disciplinary Committee member of the object's federation.",
+)  # fmt: skip
 
 
 @rules.predicate

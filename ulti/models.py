@@ -275,6 +275,25 @@ class ForintResult(AppendOnly):
         return f"{self.upload}: {self.participant_id} {self.forint:+d}"
 
 
+class PointDeduction(AppendOnly):
+    """Table points taken from a participant by a ruling: a director's measure or a frivolous appeal's
+    punishment. It rides on the round version it was recorded with (who, when, why: that version's author,
+    time and note) and counts in the standings from that round on, whatever later versions of any round say."""
+
+    upload = models.ForeignKey(RoundUpload, on_delete=models.PROTECT, related_name="deductions")
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="deductions")
+    points = models.PositiveIntegerField(_("points deducted"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["upload", "pk"]
+        verbose_name = _("point deduction")
+        verbose_name_plural = _("point deductions")
+
+    def __str__(self):
+        return f"{self.upload}: {self.participant_id} -{self.points}"
+
+
 class ScoreSheet(AppendOnly):
     """A table's round entered deal by deal (pontozólap); saving it writes the round's next version."""
 

@@ -11,7 +11,7 @@ pontjaikat"), so standings are always computed for one stage, per group or combi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ulti.rules import RuleSet
@@ -96,11 +96,14 @@ def compute_standings(
     group: str | None = None,
     players: Iterable[str] = (),
     display_key: Callable[[str], object] | None = None,
+    deductions: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Standings of one stage (``stage=None`` only when all rounds belong to one stage).
 
     ``group`` selects one group; ``None`` combines all groups of the stage. ``players`` lists entrants who
     should appear even without a result yet (0 points). A bye scores the rule set's bye points and 0 forint.
+    ``deductions``: points taken from a player by a ruling (a disciplinary measure, a frivolous appeal),
+    subtracted from his total before ranking; a player not in these standings is ignored.
     """
     rounds = list(rounds)
     if stage is None:
@@ -153,6 +156,10 @@ def compute_standings(
             points[player] += ruleset.bye_points
             byes[player] += 1
             by_round[player][r.round] = ruleset.bye_points
+
+    for player, deducted in (deductions or {}).items():
+        if player in points:
+            points[player] -= deducted
 
     tiebreak = display_key or str
     order = sorted(points, key=lambda p: (-points[p], -forint[p], tiebreak(p), str(p)))

@@ -75,10 +75,14 @@ class Committee(models.Model):
         return str(self.event)
 
     def regular_members(self):
-        return [m for m in self.members.all() if not m.is_alternate]
+        """The members serving now (one who left with the director's consent stays in the history)."""
+        return [m for m in self.members.all() if not m.is_alternate and m.left_at is None]
 
     def alternates(self):
-        return [m for m in self.members.all() if m.is_alternate]
+        return [m for m in self.members.all() if m.is_alternate and m.left_at is None]
+
+    def former_members(self):
+        return [m for m in self.members.all() if m.left_at is not None]
 
     @property
     def is_complete(self) -> bool:
@@ -100,6 +104,23 @@ class CommitteeMember(models.Model):
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Leaving (VSz 9: "csak a tornavezető hozzájárulásával távozhatnak"): the member asks, the director
+    # consents, an alternate steps in; the row stays as the record of who served.
+    leave_requested_at = models.DateTimeField(_("asked to leave at"), null=True, blank=True)
+    leave_reason = models.CharField(_("reason for leaving"), max_length=300, blank=True)
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+    leave_consented_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    replaces = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("stepped in for"),
+    )
+    stepped_in_at = models.DateTimeField(_("stepped in at"), null=True, blank=True)
 
     class Meta:
         ordering = ["is_alternate", "added_at", "pk"]
@@ -113,6 +134,14 @@ class CommitteeMember(models.Model):
     @property
     def event_id(self):
         return self.committee.event_id
+
+    @property
+    def is_serving(self) -> bool:
+        return self.left_at is None
+
+    @property
+    def wants_to_leave(self) -> bool:
+        return self.left_at is None and self.leave_requested_at is not None
 
     @property
     def name(self) -> str:

@@ -95,13 +95,14 @@ class Decision(models.Model):
         "unfounded",
         "frivolous",
         "point_deduction_percent",
+        "point_deduction_points",
         "ulti_round",
         "ulti_table",
         "ulti_forints",
     )
     BRIDGE_FIELDS = ("board_number", "ns_pair", "ew_pair", "artificial", "ns_score", "penalty_pair")
-    BRIDGE_FIELDS += ("penalty_percent", "penalty_board")
-    ULTI_FIELDS = ("ulti_round", "ulti_table", "ulti_forints")
+    BRIDGE_FIELDS += ("penalty_percent", "penalty_board", "point_deduction_percent")
+    ULTI_FIELDS = ("ulti_round", "ulti_table", "ulti_forints", "point_deduction_points")
 
     appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="decisions")
     instance = models.CharField(_("instance"), max_length=6, choices=Instance.choices, default=Instance.FIRST)
@@ -139,6 +140,12 @@ class Decision(models.Model):
         null=True,
         blank=True,
         validators=PERCENT,
+    )
+    point_deduction_points = models.PositiveSmallIntegerField(
+        _("point deduction for a frivolous appeal (table points)"),
+        null=True,
+        blank=True,
+        help_text=_("Ulti: table points taken from the appellant."),
     )
     ulti_round = models.PositiveSmallIntegerField(_("ulti round"), null=True, blank=True)
     ulti_table = models.PositiveSmallIntegerField(_("ulti table"), null=True, blank=True)
@@ -187,7 +194,11 @@ class Decision(models.Model):
 
     @property
     def changes_results(self) -> bool:
-        return self.outcome == self.Outcome.CHANGED or bool(self.point_deduction_percent)
+        return (
+            self.outcome == self.Outcome.CHANGED
+            or bool(self.point_deduction_percent)
+            or bool(self.point_deduction_points)
+        )
 
     @property
     def names_ulti_table(self) -> bool:
@@ -219,6 +230,10 @@ class Decision(models.Model):
             errors["frivolous"] = _("A frivolous appeal is also unfounded.")
         if self.point_deduction_percent and not self.frivolous:
             errors["point_deduction_percent"] = _("Only a frivolous appeal is punished by a point deduction.")
+        if self.point_deduction_points:
+            errors["point_deduction_points"] = _(
+                "A point deduction in table points is an ulti measure; a bridge deduction is a percentage of the top."
+            )
         if errors:
             raise ValidationError(errors)
 
@@ -245,6 +260,8 @@ class Decision(models.Model):
             errors["point_deduction_percent"] = _(
                 "A point deduction in percent of the top is a bridge measure; ulti results have no top."
             )
+        if self.point_deduction_points and not self.frivolous:
+            errors["point_deduction_points"] = _("Only a frivolous appeal is punished by a point deduction.")
         if errors:
             raise ValidationError(errors)
 

@@ -52,6 +52,9 @@ class Measure(models.Model):
         blank=True,
         validators=PERCENT,
     )
+    points = models.PositiveSmallIntegerField(
+        _("deduction (table points)"), null=True, blank=True, help_text=_("Ulti: table points deducted.")
+    )
     reason = models.TextField(_("reason"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.IN_FORCE)
     taken_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -60,6 +63,8 @@ class Measure(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     consent_at = models.DateTimeField(null=True, blank=True)
+    # A point deduction in force is applied to the results as a new version (VSz 23, 32).
+    effect = models.CharField(_("result version"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["-taken_at", "-pk"]

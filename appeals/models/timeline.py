@@ -35,12 +35,23 @@ class TimelineEntry(AppendOnly):
         CONSENT = "consent", _("committee's consent")
         REPORTED = "reported", _("reported to the Disciplinary Committee")
         DISCIPLINE = "discipline", _("Disciplinary Committee's decision")
+        DEDUCTED = "deducted", _("points deducted from the results")
+        LEAVE_ASKED = "leave_asked", _("committee member asked to leave")
+        LEAVE_CONSENTED = "leave_ok", _("director consented: committee member left")
+        LEAVE_REFUSED = "leave_refused", _("director refused: committee member stays")
+        STEPPED_IN = "stepped_in", _("alternate stepped in")
 
     appeal = models.ForeignKey(
         "appeals.Appeal", on_delete=models.PROTECT, null=True, blank=True, related_name="timeline"
     )
     report = models.ForeignKey(
         "appeals.DisciplinaryReport", on_delete=models.PROTECT, null=True, blank=True, related_name="timeline"
+    )
+    committee = models.ForeignKey(
+        "appeals.Committee", on_delete=models.PROTECT, null=True, blank=True, related_name="timeline"
+    )
+    measure = models.ForeignKey(
+        "appeals.Measure", on_delete=models.PROTECT, null=True, blank=True, related_name="timeline"
     )
     at = models.DateTimeField(_("when"), default=timezone.now)
     actor = models.ForeignKey(
@@ -54,7 +65,10 @@ class TimelineEntry(AppendOnly):
         ordering = ["at", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(appeal__isnull=False) | models.Q(report__isnull=False),
+                condition=models.Q(appeal__isnull=False)
+                | models.Q(report__isnull=False)
+                | models.Q(committee__isnull=False)
+                | models.Q(measure__isnull=False),
                 name="timeline_belongs_to_a_case",
             )
         ]

@@ -78,17 +78,28 @@ def propose(appeal, user, **fields) -> Decision:
     return decision
 
 
+def voters(decision) -> set[int]:
+    """Who votes on a decision: the seated panel at first instance, the federation's Rules and Ethics
+    Committee (less any member who is a party) at the second."""
+    if decision.instance == Decision.Instance.SECOND:
+        from .second_instance import ethics_voters
+
+        return ethics_voters(decision.appeal)
+    return seated_users(decision.appeal)
+
+
 def tally(decision) -> tuple[int, int, int]:
-    """(for, against, panel size) of a decision."""
+    """(for, against, number of voters) of a decision."""
     votes = list(decision.votes.values_list("agrees", flat=True))
-    return sum(votes), len(votes) - sum(votes), len(seated_users(decision.appeal))
+    return sum(votes), len(votes) - sum(votes), len(voters(decision))
 
 
 @transaction.atomic
-def vote(decision, user, agrees, comment="") -> Decision:
+def vote(decision, user, agrees, comment="", *, extra_recipients=()) -> Decision:
+    """One member's vote; a proposal no majority can carry any more is rejected at once."""
     appeal = lock_appeal(decision.appeal_id)
     decision = Decision.objects.select_for_update().get(pk=decision.pk)
-    if user.pk not in seated_users(appeal):
+    if user.pk not in voters(decision):
         raise PermissionDenied
     if decision.status != Decision.Status.PROPOSED:
         raise ValidationError(_("This decision is no longer open to a vote."))
@@ -100,7 +111,13 @@ def vote(decision, user, agrees, comment="") -> Decision:
     if (size - no) * 2 <= size:  # even if everybody else agrees there is no majority
         decision.status = Decision.Status.REJECTED
         decision.save(update_fields=["status"])
-        timeline.record(appeal, A.REJECTED, user, _("%(yes)s for, %(no)s against.") % {"yes": yes, "no": no})
+        timeline.record(
+            appeal,
+            A.REJECTED,
+            user,
+            _("%(yes)s for, %(no)s against.") % {"yes": yes, "no": no},
+            extra_recipients=extra_recipients,
+        )
     return decision
 
 

@@ -1,9 +1,13 @@
 """Discipline (VSz 23): the director's measures, reports to the Disciplinary Committee and its decisions.
 
 The director warns, deducts points, excludes from a session on his own; exclusion from the event needs the
-Appeals Committee's consent. Serious cases go to the federation's Disciplinary Committee, whose decision is
-recorded by the federation staff (the portal has no role of its own for that committee); a suspension of
-playing rights becomes a `federation.Suspension`, which the entry checks then enforce (VSz 6).
+Appeals Committee's consent. Serious cases go to the federation's Disciplinary Committee (members hold the
+federation's DISCIPLINARY role), whose members record its decisions; a suspension of playing rights becomes
+a `federation.Suspension`, which the entry checks then enforce (VSz 6).
+
+A point deduction in force is applied to the results at once (`appeals.effects.apply_measure`): a new
+result version of the game, with the director as its author and the measure's reason as its note, and the
+same recompute as any correction; an exclusion from the event does so only once the committee consents.
 """
 
 from django.conf import settings
@@ -15,6 +19,7 @@ from django.utils.translation import gettext as _
 from federation.models import Role, Suspension
 from tournaments.models import Entry
 
+from .. import effects
 from ..models import CommitteeMember, DisciplinaryDecision, DisciplinaryReport, Measure, TimelineEntry
 from . import timeline
 from .common import PLAYED
@@ -23,11 +28,12 @@ A = TimelineEntry.Action
 K = Measure.Kind
 
 
-def _staff_emails(federation_id):
+def _committee_emails(federation_id):
+    """The Disciplinary Committee's members, and the staff who forward its mail."""
     return list(
-        Role.objects.filter(kind=Role.FEDERATION_STAFF, federation_id=federation_id).values_list(
-            "user__email", flat=True
-        )
+        Role.objects.filter(
+            kind__in=(Role.DISCIPLINARY, Role.FEDERATION_STAFF), federation_id=federation_id
+        ).values_list("user__email", flat=True)
     )
 
 
@@ -37,12 +43,15 @@ def _committee_name():
 
 
 @transaction.atomic
-def take_measure(event, user, person, kind, reason, *, session=None, percent=None) -> Measure:
+def take_measure(event, user, person, kind, reason, *, session=None, percent=None, points=None) -> Measure:
     if not Entry.objects.filter(event=event, status__in=PLAYED, members__person=person).exists():
         raise ValidationError(_("%(person)s does not play in this event.") % {"person": person})
     if session is not None and session.event_id != event.pk:
         raise ValidationError(_("The session belongs to another event."))
-    if kind == K.POINT_DEDUCTION and not percent:
+    ulti = event.federation.game == "ulti"
+    if kind == K.POINT_DEDUCTION and ulti and not points:
+        raise ValidationError(_("A point deduction at an ulti event gives the table points to deduct."))
+    if kind == K.POINT_DEDUCTION and not ulti and not percent:
         raise ValidationError(_("A point deduction gives the percentage of the top."))
     if kind == K.SESSION_EXCLUSION and session is None:
         raise ValidationError(_("Name the session the player is excluded from."))
@@ -53,14 +62,57 @@ def take_measure(event, user, person, kind, reason, *, session=None, percent=Non
         session=session,
         person=person,
         kind=kind,
-        percent=percent if kind == K.POINT_DEDUCTION else None,
+        percent=percent if kind == K.POINT_DEDUCTION and not ulti else None,
+        points=points if kind == K.POINT_DEDUCTION and ulti else None,
         reason=reason,
         status=Measure.Status.AWAITING_CONSENT if kind in Measure.NEEDS_CONSENT else Measure.Status.IN_FORCE,
         taken_by=user,
     )
     if kind == K.REPORT:
         report(event.federation, person, user, reason, event=event, measure=measure)
+    if kind == K.POINT_DEDUCTION:
+        apply_deduction(measure, user)
     return measure
+
+
+def apply_deduction(measure, user) -> str | None:
+    """Deduct a measure's points from the results as a new version (the game's recompute follows).
+
+    Returns the version, or None when it could not be applied (no handler for the game, or the results
+    refuse it, e.g. not uploaded yet): the measure stays in force and the timeline says why, so the director
+    applies it by hand.
+    """
+    measure = Measure.objects.select_related("event__federation", "person", "taken_by").get(pk=measure.pk)
+    try:
+        with transaction.atomic():
+            version = effects.apply_measure(measure)
+    except ValidationError as error:
+        timeline.record_measure(measure, A.NO_EFFECT, user, " ".join(error.messages))
+        return None
+    if version is None:
+        timeline.record_measure(
+            measure,
+            A.NO_EFFECT,
+            user,
+            _("The results of this game are not changed automatically: the director applies the deduction."),
+        )
+        return None
+    measure.effect = version
+    measure.save(update_fields=["effect"])
+    if measure.points:
+        note = _("%(points)s table points from %(person)s; result version %(v)s.") % {
+            "points": measure.points,
+            "person": measure.person,
+            "v": version,
+        }
+    else:
+        note = _("%(percent)s%% of the top from %(person)s; result version %(v)s.") % {
+            "percent": measure.percent,
+            "person": measure.person,
+            "v": version,
+        }
+    timeline.record_measure(measure, A.DEDUCTED, user, note)
+    return version
 
 
 @transaction.atomic
@@ -68,7 +120,7 @@ def consent(measure, user, agrees: bool) -> Measure:
     """A committee member of the event consents to (or refuses) an exclusion from the event (VSz 23)."""
     measure = Measure.objects.select_for_update().get(pk=measure.pk)
     if not CommitteeMember.objects.filter(
-        committee__event=measure.event_id, user=user, is_alternate=False
+        committee__event=measure.event_id, user=user, is_alternate=False, left_at__isnull=True
     ).exists():
         raise PermissionDenied
     if measure.status != Measure.Status.AWAITING_CONSENT:
@@ -85,13 +137,16 @@ def report(federation, person, user, text, *, event=None, measure=None) -> Disci
         found = DisciplinaryReport.objects.create(
             federation=federation, event=event, measure=measure, person=person, text=text, reported_by=user
         )
-        timeline.record_report(found, A.REPORTED, user, text, recipients=_staff_emails(federation.pk))
+        timeline.record_report(found, A.REPORTED, user, text, recipients=_committee_emails(federation.pk))
     return found
 
 
 @transaction.atomic
 def decide(report, user, outcome, text, *, starts_on=None, ends_on=None) -> DisciplinaryDecision:
-    report = DisciplinaryReport.objects.select_for_update().get(pk=report.pk)
+    """The Disciplinary Committee's decision, recorded by one of its members (VSz 23)."""
+    report = DisciplinaryReport.objects.select_for_update().select_related("federation").get(pk=report.pk)
+    if not user.has_perm("appeals.decide_discipline", report.federation):
+        raise PermissionDenied
     if report.status != DisciplinaryReport.Status.OPEN:
         raise ValidationError(_("This report has been decided."))
     suspension = None

@@ -73,6 +73,10 @@ def conflicts(appeal, member) -> list[tuple[str, str]]:
 def _check_member(appeal, member):
     if member.committee.event_id != appeal.event_id:
         raise ValidationError(_("%(member)s is not on this event's committee.") % {"member": member.name})
+    if member.left_at is not None:
+        raise ValidationError(
+            _("%(member)s left the committee with the director's consent.") % {"member": member.name}
+        )
     found = conflicts(appeal, member)
     if found:
         raise ValidationError([message for _kind, message in found])
@@ -98,9 +102,9 @@ def form_panel(appeal, by) -> list[PanelSeat]:
     appeal = lock_appeal(appeal)
     require_status(appeal, Appeal.Status.LODGED, Appeal.Status.HEARING)
     seated = {s.member_id for s in PanelSeat.objects.filter(appeal=appeal)}
-    candidates = CommitteeMember.objects.filter(committee__event=appeal.event_id).select_related(
-        "user", "person"
-    )
+    candidates = CommitteeMember.objects.filter(
+        committee__event=appeal.event_id, left_at__isnull=True
+    ).select_related("user", "person")
     refused, chosen = [], []
     for member in sorted(candidates, key=lambda m: (m.is_alternate, m.added_at, m.pk)):
         if len(seated) + len(chosen) >= PANEL_SIZE:

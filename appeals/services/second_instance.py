@@ -3,6 +3,11 @@
 Due within one week of the first decision's publication (FederationSettings.second_instance_days), with
 the federation's second-instance deposit. The ethics committee's decision overrides the first one and flows
 to the results the same way; an unfounded second appeal loses its deposit too.
+
+The ethics committee decides as a body, like the first-instance panel: one member proposes (his vote counts
+for it), the members vote (`decisions.vote`, the same Vote rows), and the decision is published the moment a
+majority of all the members agrees (a member who does not vote cannot hold it up); a proposal no majority can
+carry any more is rejected and another may be proposed. The voters are the federation's ETHICS role holders, less any who is a party of the case.
 """
 
 import datetime
@@ -12,7 +17,10 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from ..models import Appeal, Decision, FederationSettings, SecondAppeal, TimelineEntry
+from federation.models import Role
+
+from ..models import Appeal, Decision, FederationSettings, SecondAppeal, TimelineEntry, Vote
+from . import decision as decisions
 from . import timeline
 from .common import lock_appeal, party_people, person_of, require_status
 from .decision import build, finish, published
@@ -81,25 +89,70 @@ def confirm_deposit(appeal, user, now=None) -> SecondAppeal:
     return second
 
 
+def ethics_voters(appeal) -> set[int]:
+    """User ids of the federation's Rules and Ethics Committee who may vote on this case (not a party)."""
+    parties = {p.user_id for p in party_people(appeal) if p.user_id}
+    members = Role.objects.filter(kind=Role.ETHICS, federation_id=appeal.event.federation_id)
+    return set(members.values_list("user_id", flat=True)) - parties
+
+
 @transaction.atomic
-def decide(appeal, user, now=None, **fields) -> Decision:
-    """The Rules and Ethics Committee's decision, published at once; it overrides the first."""
+def propose(appeal, user, now=None, **fields) -> Decision:
+    """An ethics member proposes the committee's decision; it is published once a majority of all agrees."""
     appeal = lock_appeal(appeal)
     require_status(appeal, Appeal.Status.SECOND_INSTANCE)
     second = SecondAppeal.objects.select_for_update().get(appeal=appeal)
     if not second.deposit_paid:
         raise ValidationError(_("The second-instance deposit has not been received yet."))
-    person = person_of(user)
-    if person is not None and person.pk in {p.pk for p in party_people(appeal)}:
+    if user.pk not in ethics_voters(appeal):
         raise PermissionDenied
+    if appeal.decisions.filter(instance=Decision.Instance.SECOND, status=Decision.Status.PROPOSED).exists():
+        raise ValidationError(_("A proposed decision is still being voted on."))
     decision = build(appeal, user, Decision.Instance.SECOND, **fields)
     decision.save()
+    Vote.objects.create(decision=decision, user=user, agrees=True)
+    timeline.record(
+        appeal,
+        A.PROPOSED,
+        user,
+        decision.get_outcome_display(),
+        extra_recipients=timeline.ethics_emails(appeal.event.federation_id),
+    )
+    _publish_if_decided(appeal, second, decision, user, now)
+    return decision
+
+
+@transaction.atomic
+def vote(decision, user, agrees, comment="", now=None) -> Decision:
+    """An ethics member's vote; the last vote of a majority publishes the decision."""
+    if decision.instance != Decision.Instance.SECOND:
+        raise ValidationError(_("This is not a decision of the Rules and Ethics Committee."))
+    appeal = lock_appeal(decision.appeal_id)
+    require_status(appeal, Appeal.Status.SECOND_INSTANCE)
+    decision = decisions.vote(
+        decision,
+        user,
+        agrees,
+        comment,
+        extra_recipients=timeline.ethics_emails(appeal.event.federation_id),
+    )
+    second = SecondAppeal.objects.select_for_update().get(appeal=appeal)
+    _publish_if_decided(appeal, second, decision, user, now)
+    decision.refresh_from_db()
+    return decision
+
+
+def _publish_if_decided(appeal, second, decision, user, now):
+    if decision.status != Decision.Status.PROPOSED:
+        return
+    yes, _no, size = decisions.tally(decision)
+    if yes * 2 <= size:  # decided once a majority of all the members agrees: later votes cannot undo it
+        return
     second.deposit_outcome = Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
     second.save(update_fields=["deposit_outcome"])
     appeal.status = Appeal.Status.CLOSED
     appeal.save(update_fields=["status"])
     finish(appeal, decision, user, A.SECOND_DECIDED, now=now)
-    return decision
 
 
 def current_decision(appeal) -> Decision | None:

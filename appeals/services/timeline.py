@@ -76,3 +76,48 @@ def record_report(report, action, actor=None, note="", *, recipients=()):
         subject = _("Disciplinary case of %(person)s: %(step)s") % {"person": report.person, "step": label}
         notify([report.person.email, *recipients], subject, "\n\n".join(p for p in (label, note) if p))
     return entry
+
+
+def record_committee(committee, action, actor=None, note="", *, recipients=()):
+    """A change of an event's Appeals Committee (a member leaving, an alternate stepping in), mailed."""
+    entry = TimelineEntry.objects.create(
+        committee=committee,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        note=note,
+    )
+    with translation.override(settings.LANGUAGE_CODE):
+        label = str(TimelineEntry.Action(action).label)
+        subject = _("%(event)s, Appeals Committee: %(step)s") % {
+            "event": committee.event.title,
+            "step": label,
+        }
+        body = "\n\n".join(p for p in (label, note, _url("appeals_event", committee.event_id)) if p)
+        notify([e for e in recipients if e], subject, body)
+    return entry
+
+
+def record_measure(measure, action, actor=None, note="", *, recipients=()):
+    """A step of a director's measure (its points deducted from the results), mailed to the player."""
+    entry = TimelineEntry.objects.create(
+        measure=measure,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        note=note,
+    )
+    with translation.override(settings.LANGUAGE_CODE):
+        label = str(TimelineEntry.Action(action).label)
+        subject = _("%(event)s, measure against %(person)s: %(step)s") % {
+            "event": measure.event.title,
+            "person": measure.person,
+            "step": label,
+        }
+        body = "\n\n".join(p for p in (label, note, _url("appeals_discipline", measure.event_id)) if p)
+        notify([e for e in [measure.person.email, *recipients] if e], subject, body)
+    return entry
+
+
+def director_emails(event_id):
+    return list(
+        Role.objects.filter(kind=Role.DIRECTOR, event_id=event_id).values_list("user__email", flat=True)
+    )

@@ -77,14 +77,16 @@ def appeal_detail(request, pk):
     user = request.user
     insider = user.has_perm("appeals.view_case_file", appeal)
     seats = list(PanelSeat.objects.filter(appeal=appeal).select_related("member__user", "member__person"))
-    decisions = list(appeal.decisions.prefetch_related("votes").order_by("proposed_at", "pk"))
+    decisions = list(appeal.decisions.prefetch_related("votes__user__person").order_by("proposed_at", "pk"))
     if not insider:
         decisions = [d for d in decisions if d.published_at]
     for decision in decisions:
         decision.tally = tally(decision)
         decision.my_vote = next((v for v in decision.votes.all() if v.user_id == user.pk), None)
     hearing = user.has_perm("appeals.hear_case", appeal)
-    pending = next((d for d in decisions if d.status == "proposed"), None)
+    pending = next((d for d in decisions if d.status == "proposed" and d.instance == "first"), None)
+    second_pending = next((d for d in decisions if d.status == "proposed" and d.instance == "second"), None)
+    ethics = user.has_perm("appeals.decide_second_instance", appeal)
     context = {
         "appeal": appeal,
         "insider": insider,
@@ -92,6 +94,8 @@ def appeal_detail(request, pk):
         "seats": seats if insider else [],
         "decisions": decisions,
         "pending": pending,
+        "second_pending": second_pending,
+        "second_vote_form": VoteForm() if ethics and second_pending and not second_pending.my_vote else None,
         "statements": appeal.statements.all() if insider else [],
         "attachments": appeal.attachments.all() if insider else [],
         "timeline": appeal.timeline.select_related("actor") if insider else [],
@@ -122,7 +126,7 @@ def appeal_detail(request, pk):
         "vote_form": VoteForm() if hearing and pending and not pending.my_vote else None,
         "attachment_form": AttachmentForm(),
         "second_form": SecondAppealForm(),
-        "second_decision_form": DecisionForm(appeal=appeal, prefix="second"),
+        "second_decision_form": DecisionForm(appeal=appeal, prefix="second") if not second_pending else None,
         "committee": list(appeal.event.appeals_committee.members.select_related("user", "person"))
         if hasattr(appeal.event, "appeals_committee")
         else [],

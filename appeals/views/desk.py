@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.models import Session
 
-from ..forms import CommitteeMemberForm, IntentionForm
+from ..forms import CommitteeMemberForm, IntentionForm, LeaveForm
 from ..models import CommitteeMember, Intention, SessionEnd
 from ..services import committee, filing
 from .common import act, event_or_404
@@ -37,10 +37,16 @@ def event_desk(request, pk):
         "intentions": Intention.objects.filter(session__event=event).select_related("session", "recorded_by"),
         "cases": event.appeals.select_related("entry", "session").order_by("number"),
         "member_form": CommitteeMemberForm(),
+        "leave_form": LeaveForm(),
+        "my_seat": CommitteeMember.objects.filter(
+            committee__event=event, user=request.user, left_at__isnull=True
+        ).first(),
+        "history": committee.history(found) if (found := committee.committee_of(event)) else [],
         "intention_form": IntentionForm(event=event),
         "can_manage": request.user.has_perm("appeals.manage_committee", event),
         "can_run": request.user.has_perm("appeals.run_session", event),
         "can_start": request.user.has_perm("appeals.start_event", event),
+        "can_consent_to_leave": request.user.has_perm("appeals.consent_to_leave", event),
     }
     return render(request, "appeals/event_desk.html", context)
 
@@ -72,6 +78,42 @@ def committee_remove(request, pk, member_pk):
         None,
         lambda: committee.remove_member(member, request.user),
         _("Committee member removed."),
+        "appeals_event",
+        event.pk,
+    )
+
+
+@login_required
+@require_POST
+def committee_leave(request, pk):
+    """A committee member asks the director's consent to leave (VSz 9)."""
+    event = event_or_404(request, pk, "appeals.leave_committee")
+    member = get_object_or_404(
+        CommitteeMember, committee__event=event, user=request.user, left_at__isnull=True
+    )
+    form = LeaveForm(request.POST)
+    return act(
+        request,
+        form,
+        lambda: committee.request_leave(member, request.user, form.cleaned_data["reason"]),
+        _("Your request to leave is sent to the director."),
+        "appeals_event",
+        event.pk,
+    )
+
+
+@login_required
+@require_POST
+def committee_leave_decide(request, pk, member_pk):
+    """The director consents to (consents=1) or refuses a member's leaving."""
+    event = event_or_404(request, pk, "appeals.consent_to_leave")
+    member = get_object_or_404(CommitteeMember, pk=member_pk, committee__event=event)
+    consents = request.POST.get("consents") == "1"
+    return act(
+        request,
+        None,
+        lambda: committee.decide_leave(member, request.user, consents),
+        _("The member has left; the committee is updated.") if consents else _("The member stays."),
         "appeals_event",
         event.pk,
     )

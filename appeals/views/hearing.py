@@ -137,8 +137,26 @@ def second_decide(request, pk):
     return act(
         request,
         form,
-        lambda: second_instance.decide(appeal, request.user, **form.values()),
-        _("The Rules and Ethics Committee's decision is published."),
+        lambda: second_instance.propose(appeal, request.user, **form.values()),
+        _("Decision proposed; the Rules and Ethics Committee votes."),
+        "appeal_detail",
+        appeal.pk,
+    )
+
+
+@login_required
+@require_POST
+def second_vote(request, pk, decision_pk):
+    appeal = appeal_or_404(request, pk, "appeals.decide_second_instance")
+    decision = get_object_or_404(Decision, pk=decision_pk, appeal=appeal, instance=Decision.Instance.SECOND)
+    form = VoteForm(request.POST)
+    return act(
+        request,
+        form,
+        lambda: second_instance.vote(
+            decision, request.user, form.cleaned_data["agrees"], form.cleaned_data["comment"]
+        ),
+        _("Vote recorded."),
         "appeal_detail",
         appeal.pk,
     )

@@ -76,6 +76,7 @@ def world(db, mbsz, bridge_club, make_person, make_user):
     director = make_user("director@example.hu", kind=Role.DIRECTOR, event=event)
     staff = make_user("staff@example.hu", kind=Role.FEDERATION_STAFF, federation=mbsz)
     ethics = make_user("ethics@example.hu", kind=Role.ETHICS, federation=mbsz)
+    disciplinary = make_user("fegyelmi@example.hu", kind=Role.DISCIPLINARY, federation=mbsz)
     members = []
     for i in range(5):
         user = make_user(f"committee{i}@example.hu")
@@ -90,6 +91,7 @@ def world(db, mbsz, bridge_club, make_person, make_user):
         director=director,
         staff=staff,
         ethics=ethics,
+        disciplinary=disciplinary,
         members=members,
         outsider=outsider.user,
     )

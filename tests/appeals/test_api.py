@@ -141,6 +141,14 @@ def test_measures_and_reports_through_the_api(world, api):
     assert api.get(reverse("discipline-report-list")).status_code == 403
     api.force_authenticate(world.staff)
     reports = api.get(reverse("discipline-report-list")).json()["results"]
+    refused = api.post(
+        reverse("discipline-report-decide", args=[reports[0]["id"]]),
+        {"outcome": "warning", "text": "Figyelmeztetés."},
+        format="json",
+    )
+    assert refused.status_code == 403
+    api.force_authenticate(world.disciplinary)
+    reports = api.get(reverse("discipline-report-list")).json()["results"]
     decided = api.post(
         reverse("discipline-report-decide", args=[reports[0]["id"]]),
         {"outcome": "suspension", "text": "Egy hónap.", "starts_on": "2026-12-06", "ends_on": "2027-01-06"},

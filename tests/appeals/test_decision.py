@@ -167,7 +167,7 @@ def test_second_instance_overrides_the_first_and_flows_to_the_results(world, hea
         second = second_instance.file(appeal, user_of(world.pairs[0]), "A bizottság tévedett.")
     assert second.deposit_amount == 10000
     with pytest.raises(ValidationError, match="deposit"):
-        second_instance.decide(
+        second_instance.propose(
             appeal,
             world.ethics,
             outcome="changed",
@@ -178,7 +178,7 @@ def test_second_instance_overrides_the_first_and_flows_to_the_results(world, hea
             artificial="A+/A-",
         )
     second_instance.confirm_deposit(appeal, world.ethics)
-    decision = second_instance.decide(
+    decision = second_instance.propose(
         appeal,
         world.ethics,
         outcome="changed",

@@ -60,7 +60,7 @@ def test_a_suspension_blocks_entries_through_the_entry_service(world, mbsz, brid
     today = datetime.date.today()
     decision = discipline.decide(
         report,
-        world.staff,
+        world.disciplinary,
         "suspension",
         "Hat hónap eltiltás.",
         starts_on=today,
@@ -86,6 +86,6 @@ def test_a_suspension_blocks_entries_through_the_entry_service(world, mbsz, brid
 
 def test_a_report_is_decided_once(world):
     report = discipline.report(world.event.federation, _player(world), world.director, "x", event=world.event)
-    discipline.decide(report, world.staff, "warning", "Figyelmeztetés.")
+    discipline.decide(report, world.disciplinary, "warning", "Figyelmeztetés.")
     with pytest.raises(ValidationError):
-        discipline.decide(report, world.staff, "none", "Mégsem.")
+        discipline.decide(report, world.disciplinary, "none", "Mégsem.")

@@ -20,6 +20,7 @@ ROLES = [
     "director",
     "staff",
     "ethics",
+    "disciplinary",
     "anonymous",
 ]
 
@@ -35,6 +36,7 @@ def who(world, appeal, role):
         "director": lambda: world.director,
         "staff": lambda: world.staff,
         "ethics": lambda: world.ethics,
+        "disciplinary": lambda: world.disciplinary,
         "anonymous": lambda: None,
     }[role]()
 
@@ -63,6 +65,7 @@ MATRIX = {
     "director": (True, False, True, True, False, True),
     "staff": (True, False, True, True, False, True),
     "ethics": (True, False, False, False, False, True),
+    "disciplinary": (False, False, False, False, False, False),
     "anonymous": (False, False, False, False, False, False),
 }
 PERMS = ["hear_case", "confirm_deposit", "form_panel", "respond_to_appeal", "add_attachment"]
@@ -234,24 +237,43 @@ def test_discipline_pages(world, client):
     assert client.get(url).status_code == 403
 
 
-def test_the_staff_records_the_disciplinary_committees_decision(world, client):
+def test_the_disciplinary_committee_records_its_decision_and_the_staff_only_reads(world, client, mausz):
+    from appeals.models import DisciplinaryDecision
     from appeals.services import discipline
+    from federation.models import Role
 
     person = world.pairs[0].members.first().person
     report = discipline.report(
         world.event.federation, person, world.director, "Súlyos eset.", event=world.event
     )
     code = world.event.federation.code
+    detail = reverse("appeals_report", args=[code, report.pk])
+    posted = {
+        "outcome": "suspension",
+        "text": "Három hónap.",
+        "starts_on": "2026-12-06",
+        "ends_on": "2027-03-06",
+    }
     client.force_login(world.director)
     assert client.get(reverse("appeals_reports", args=[code])).status_code == 404
+    other = Role.objects.create(
+        user=world.outsider, kind=Role.DISCIPLINARY, federation=mausz
+    )  # another federation's committee
+    client.force_login(world.outsider)
+    assert client.get(reverse("appeals_reports", args=[code])).status_code == 404
+    assert client.post(detail, posted).status_code == 404
+    other.delete()
     client.force_login(world.staff)
     assert client.get(reverse("appeals_reports", args=[code])).status_code == 200
-    client.post(
-        reverse("appeals_report", args=[code, report.pk]),
-        {"outcome": "suspension", "text": "Három hónap.", "starts_on": "2026-12-06", "ends_on": "2027-03-06"},
-    )
+    assert client.get(detail).status_code == 200
+    assert client.post(detail, posted).status_code == 403
+    assert not DisciplinaryDecision.objects.filter(report=report).exists()
+    client.force_login(world.disciplinary)
+    assert client.get(reverse("appeals_reports", args=[code])).status_code == 200
+    client.post(detail, posted)
     report.refresh_from_db()
     assert report.decision.suspension.person == person
+    assert report.decision.recorded_by == world.disciplinary
 
 
 def test_pages_of_unrelated_entries_are_not_offered(world, client):

@@ -206,3 +206,124 @@ def test_the_panel_proposes_an_ulti_decision_on_the_page(ulti_case, client):
         str(middle.number): -50,
         str(loser.number): 300,
     }
+
+
+def test_the_ulti_recompute_tells_the_rankings_it_was_an_appeal(
+    ulti_case, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The recompute after an appeal's version reports reason "appeal", a director's correction "correction"."""
+    import rankings.services
+    from ulti.services.recompute import change_reason
+
+    told = []
+    real = rankings.services.results_changed
+
+    def spy(event_id, reason=""):
+        told.append(reason)
+        return real(event_id, reason)
+
+    monkeypatch.setattr(rankings.services, "results_changed", spy)
+    appeal, rnd, table, (winner, middle, loser), seated = ulti_case
+    assert change_reason(appeal.event_id) == "correction"  # the first upload is no appeal
+    forints = {str(winner.number): -250, str(middle.number): -50, str(loser.number): 300}
+    proposal = decisions.propose(
+        appeal,
+        seated[0],
+        outcome="changed",
+        text="Megfordul.",
+        ulti_round=1,
+        ulti_table=2,
+        ulti_forints=forints,
+    )
+    for user in seated[1:]:
+        decisions.vote(proposal, user, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        decisions.publish(proposal, seated[0])
+    assert told == ["appeal"]
+    assert change_reason(appeal.event_id) == "appeal"
+
+    from ulti.services.adjustments import apply_ruling
+
+    forints = {winner: 300, middle: -50, loser: -250}
+    with django_capture_on_commit_callbacks(execute=True):
+        apply_ruling(rnd, 2, forints=forints, reason="Elírás.", user=appeal.director, source="adjustment")
+    assert told == ["appeal", "correction"]
+
+
+def test_a_directors_point_deduction_at_an_ulti_event_lowers_the_standings(
+    ulti_case, django_capture_on_commit_callbacks
+):
+    from appeals.models import Measure
+    from appeals.services import discipline
+    from ulti.models import PointDeduction
+
+    appeal, rnd, table, (winner, middle, loser), seated = ulti_case
+    stage = rnd.group.stage
+    before = Standing.objects.get(stage=stage, group=None, after_round=1, participant=winner)
+    middle_before = Standing.objects.get(stage=stage, group=None, after_round=1, participant=middle)
+    assert before.place.startswith("1")
+    with pytest.raises(ValidationError, match="table points"):
+        discipline.take_measure(appeal.event, appeal.director, winner.person, "deduction", "x", percent=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        measure = discipline.take_measure(
+            appeal.event,
+            appeal.director,
+            winner.person,
+            Measure.Kind.POINT_DEDUCTION,
+            "Sértegetés.",
+            points=5,
+        )
+    measure.refresh_from_db()
+    version = RoundUpload.objects.filter(round=rnd).order_by("-number").first()
+    assert version.number == 2 and str(version) == measure.effect
+    assert version.source == "adjustment" and version.uploaded_by == appeal.director
+    assert "Sértegetés." in version.note
+    assert PointDeduction.objects.get(upload=version).participant == winner
+    after = Standing.objects.get(stage=stage, group=None, after_round=1, participant=winner)
+    assert after.points == before.points - 5 and after.forint == before.forint
+    other = Standing.objects.get(stage=stage, group=None, after_round=1, participant=middle)
+    assert other.points == middle_before.points  # the others keep theirs
+    assert appeal.timeline.model.objects.filter(measure=measure, action="deducted").exists()
+
+
+def test_a_frivolous_ulti_appeal_costs_the_appellant_table_points(
+    ulti_case, django_capture_on_commit_callbacks
+):
+    appeal, rnd, table, (winner, middle, loser), seated = ulti_case
+    stage = rnd.group.stage
+    before = Standing.objects.get(stage=stage, group=None, after_round=1, participant=loser)
+    with pytest.raises(ValidationError, match="frivolous"):
+        decisions.propose(appeal, seated[0], outcome="upheld", text="x", point_deduction_points=2)
+    proposal = decisions.propose(
+        appeal,
+        seated[0],
+        outcome="upheld",
+        text="Komolytalan óvás: 2 pont levonás.",
+        unfounded=True,
+        frivolous=True,
+        point_deduction_points=2,
+    )
+    for user in seated[1:]:
+        decisions.vote(proposal, user, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        decisions.publish(proposal, seated[0])
+    proposal.refresh_from_db()
+    version = RoundUpload.objects.filter(round=rnd).order_by("-number").first()
+    assert version.source == "appeal" and str(version) == proposal.effect
+    assert version.uploaded_by == seated[0] and version.note.startswith(appeal.reference)
+    after = Standing.objects.get(stage=stage, group=None, after_round=1, participant=loser)
+    assert after.points == before.points - 2
+
+
+def test_a_bridge_decision_gives_no_table_points(world, heard_case):
+    appeal = heard_case()
+    with pytest.raises(ValidationError, match="table points"):
+        decisions.propose(
+            appeal,
+            appeal.panel.first().member.user,
+            outcome="upheld",
+            text="x",
+            unfounded=True,
+            frivolous=True,
+            point_deduction_points=2,
+        )

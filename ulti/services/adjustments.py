@@ -4,6 +4,10 @@
 other tables are copied from the latest version, exactly as a score sheet does through
 `uploads.upload_table`), so the same recompute follows after the commit: table points, standings, then the
 rankings. Every check runs before anything is written; a refusal is an ``UltiError`` naming the table.
+
+`deduct_points` takes table points from a participant (a director's measure, a frivolous appeal): the
+latest round he has a result in gets its next version (its results copied, the ruling's author and reason on
+it) carrying a ``PointDeduction``, which the standings subtract from that round on.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from django.utils.translation import gettext as _
 from federation.models import Person
 from results.models import VersionedUpload
 
-from ..models import Participant, Round, RoundUpload, Table
+from ..models import Participant, PointDeduction, Round, RoundUpload, Table
 from . import UltiError, loading, uploads
 from .draw import _lock
 
@@ -111,3 +115,35 @@ def apply_ruling(
     if errors:
         raise UltiError(errors)
     return uploads.upload_table(table, given, user=user, source=source, note=reason or "")
+
+
+@transaction.atomic
+def deduct_points(
+    participant: Participant, points: int, *, reason: str, user, source: str = Source.ADJUSTMENT
+) -> RoundUpload:
+    """Take ``points`` table points from ``participant`` as of the latest round he has a result in."""
+    if source not in RULING_SOURCES:
+        raise UltiError(_("A ruling's source is 'appeal' or 'adjustment'."))
+    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+        raise UltiError(_("A point deduction is a whole number of table points, more than 0."))
+    _lock(participant.stage.event_id)
+    rounds = list(Round.objects.filter(group=participant.group_id).order_by("-number"))
+    uploads_of = loading.latest_uploads(rounds)
+    played = next(
+        (
+            r
+            for r in rounds
+            if r.pk in uploads_of and uploads_of[r.pk].lines.filter(participant=participant).exists()
+        ),
+        None,
+    )
+    if played is None:
+        raise UltiError(
+            _("%(player)s has no result yet: there is nothing to deduct points from.")
+            % {"player": participant}
+        )
+    latest = uploads_of[played.pk]
+    lines = [(line.table, line.participant_id, line.forint) for line in latest.lines.select_related("table")]
+    version = uploads._write(played, lines, user=user, source=source, note=reason or "")
+    PointDeduction.objects.create(upload=version, participant=participant, points=points, reason=reason[:500])
+    return version

@@ -15,12 +15,23 @@ from collections import defaultdict
 
 from django.db import transaction
 
+from results.models import VersionedUpload
 from results.services import recompute
 from tournaments.models import Event
 from ulti.standings import StandingsError, compute_standings
 from ulti.tables import TableError, score_table
 
-from ..models import SCOPE, Participant, Stage, Standing, Table, TableScore, TeamStanding
+from ..models import (
+    SCOPE,
+    Participant,
+    PointDeduction,
+    RoundUpload,
+    Stage,
+    Standing,
+    Table,
+    TableScore,
+    TeamStanding,
+)
 from . import draw, loading
 
 
@@ -35,8 +46,20 @@ def recompute_event(event_id: int, *, force: bool = False) -> dict:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
         was_final = state.computed_at is not None
         summary = _recompute(event_id, state.latest_version)
-    _tell_rankings(event_id, "correction" if was_final else "")
+    _tell_rankings(event_id, change_reason(event_id) if was_final else "")
     return summary
+
+
+def change_reason(event_id: int) -> str:
+    """Why results already final changed: "appeal" when the latest version is an appeal decision (the
+    appeals committee's or the Rules and Ethics Committee's), else "correction" - as the bridge recompute."""
+    latest = (
+        RoundUpload.objects.filter(round__group__stage__event_id=event_id)
+        .order_by("-uploaded_at", "-pk")
+        .values_list("source", flat=True)
+        .first()
+    )
+    return "appeal" if latest == VersionedUpload.Source.APPEAL else "correction"
 
 
 def _tell_rankings(event_id: int, reason: str) -> None:
@@ -103,8 +126,25 @@ def _table_scores(stage, rounds, ruleset, tables, version) -> int:
     return len(rows)
 
 
+def _deductions(stage) -> list[tuple[str, int, int]]:
+    """(participant key, from round, points) of every point deduction recorded in the stage."""
+    return [
+        (str(d.participant_id), d.upload.round.number, d.points)
+        for d in PointDeduction.objects.filter(participant__stage=stage).select_related("upload__round")
+    ]
+
+
+def _deducted_upto(deductions, round_number) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for key, from_round, points in deductions:
+        if from_round <= round_number:
+            out[key] += points
+    return dict(out)
+
+
 def _standings(stage, rounds, ruleset, version) -> int:
     participants = list(Participant.objects.filter(stage=stage).select_related("group"))
+    deductions = _deductions(stage)
     order_of = {p.key: (p.group.order, p.number) for p in participants}
     groups = list(stage.groups.all())
     played = sorted({r.round for r in rounds})
@@ -115,7 +155,14 @@ def _standings(stage, rounds, ruleset, version) -> int:
         if len(groups) > 1:
             scopes += [(g, [p.key for p in participants if p.group_id == g.pk], str(g.pk)) for g in groups]
         for group, keys, group_key in scopes:
-            table = compute_standings(upto, ruleset, group=group_key, players=keys, display_key=order_of.get)
+            table = compute_standings(
+                upto,
+                ruleset,
+                group=group_key,
+                players=keys,
+                display_key=order_of.get,
+                deductions=_deducted_upto(deductions, k),
+            )
             for i, s in enumerate(table, start=1):
                 rows.append(
                     Standing(

@@ -1,0 +1,177 @@
+"""Point deductions reach the results: the director's deduction (VSz 23, 32) and a frivolous appeal's
+(VSz 22) become a new bridge result version with who and why; the recompute (Celery, eager) moves the
+standings and the masterpoints."""
+
+import datetime
+import random
+
+import pytest
+from django.utils import timezone
+
+pytest.importorskip("bridge.services.adjustments")
+
+from appeals import effects  # noqa: E402
+from appeals.models import Intention, Measure, TimelineEntry  # noqa: E402
+from appeals.services import committee, discipline, filing, hearing, panel  # noqa: E402
+from appeals.services import decision as decisions  # noqa: E402
+from bridge.models import ResultVersion, SessionStanding  # noqa: E402
+from bridge.services import sample, setup, uploads  # noqa: E402
+from federation.models import Notification, Role  # noqa: E402
+from rankings.models import AwardVersion  # noqa: E402
+
+pytestmark = pytest.mark.django_db
+
+START = timezone.make_aware(datetime.datetime(2026, 11, 28, 10, 0))
+
+
+@pytest.fixture
+def scored(mbsz, make_user, django_capture_on_commit_callbacks):
+    event = sample.event_with_pairs(mbsz, pairs=12, title="Levonásos páros", start=START)
+    event.event_class, event.masterpoint_multiplier, event.appeal_deposit = "club", "1.00", 2000
+    event.save()
+    director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
+    for i in range(5):
+        committee.add_member(event, make_user(f"ob{i}@example.hu"), is_alternate=i >= 3, by=director)
+    session = setup.create_session(
+        event,
+        movement="mitchell",
+        pairs=setup.pairs_from_entries(event),
+        announced=event.sessions.first(),
+        boards_per_round=3,
+    )
+    rows = sample.play(session, random.Random(11))
+    with django_capture_on_commit_callbacks(execute=True):
+        uploads.upload(
+            session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        setup.publish(session, director)
+    return event, session, director
+
+
+def _leader(session):
+    field = SessionStanding.objects.filter(session=session, field="NS").select_related("pair__pair__entry")
+    return min(field, key=lambda s: s.order)
+
+
+def test_the_bridge_measure_handler_is_registered_at_start_up():
+    from appeals.bridge_effect import apply_bridge_measure
+
+    assert effects.measure_handler_for("bridge") is apply_bridge_measure
+
+
+def test_a_directors_point_deduction_changes_the_standings_as_a_new_version(
+    scored, django_capture_on_commit_callbacks
+):
+    event, session, director = scored
+    leader = _leader(session)
+    assert leader.place.startswith("1") and AwardVersion.objects.filter(event=event, is_current=True).exists()
+    before = ResultVersion.objects.filter(session=session).count()
+    person = leader.pair.pair.entry.members.order_by("position").first().person
+    person.email = "levont@example.hu"
+    person.save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True):
+        measure = discipline.take_measure(
+            event,
+            director,
+            person,
+            Measure.Kind.POINT_DEDUCTION,
+            "Konvenciókártya hiánya (VSz 32 g).",
+            session=session.announced,
+            percent=100,
+        )
+
+    measure.refresh_from_db()
+    version = ResultVersion.objects.filter(session=session).order_by("-number").first()
+    assert ResultVersion.objects.filter(session=session).count() == before + 1
+    assert str(version) == measure.effect
+    # Who and why: the director, the measure's reason, a director's adjustment.
+    assert version.source == "adjustment" and version.uploaded_by == director
+    assert "Konvenciókártya hiánya" in version.note
+    moved = SessionStanding.objects.get(session=session, pair=leader.pair)
+    assert moved.total < leader.total and not moved.place.startswith("1")
+    assert AwardVersion.objects.get(event=event, is_current=True).reason == "correction"
+    step = TimelineEntry.objects.get(measure=measure)
+    assert step.action == TimelineEntry.Action.DEDUCTED and step.actor == director
+    assert Notification.objects.filter(recipient="levont@example.hu", subject__contains=str(person)).exists()
+
+
+def test_a_deduction_before_the_results_are_in_stays_recorded_for_the_director(world):
+    person = world.pairs[0].members.order_by("position").first().person
+    measure = discipline.take_measure(
+        world.event, world.director, person, Measure.Kind.POINT_DEDUCTION, "Lassú játék.", percent=10
+    )
+    assert measure.status == Measure.Status.IN_FORCE and measure.effect == ""
+    step = TimelineEntry.objects.get(measure=measure)
+    assert step.action == TimelineEntry.Action.NO_EFFECT and "not in the portal" in step.note
+
+
+def test_a_warning_changes_no_results(scored):
+    event, session, director = scored
+    leader = _leader(session)
+    before = ResultVersion.objects.filter(session=session).count()
+    person = leader.pair.pair.entry.members.first().person
+    discipline.take_measure(event, director, person, Measure.Kind.WARNING, "Hangoskodás.")
+    assert ResultVersion.objects.filter(session=session).count() == before
+
+
+def test_a_frivolous_appeal_costs_the_appellant_points_through_the_recompute(
+    scored, make_user, django_capture_on_commit_callbacks
+):
+    event, session, director = scored
+    labels = sample.pair_labels(session)
+    leader = _leader(session)
+    appellant = leader.pair.pair.entry
+    for i, member in enumerate(appellant.members.all()):
+        member.person.user = make_user(f"ns{i}@example.hu")
+        member.person.save()
+    users = [m.person.user for m in appellant.members.order_by("position")]
+    announced = session.announced
+    Intention.objects.create(
+        session=announced,
+        entry=appellant,
+        board_number=1,
+        source="director",
+        recorded_by=director,
+        recorded_at=START + datetime.timedelta(minutes=200),
+    )
+    filing.end_session(announced, director, at=START + datetime.timedelta(minutes=210))
+    appeal = filing.file_appeal(
+        users[0],
+        session=announced,
+        entry=appellant,
+        board_number=1,
+        appellant_pair=labels[leader.pair_id],
+        director=director,
+        ruling="Az eredmény áll.",
+        request="Módosított eredmény.",
+        statement="Semmi alapja.",
+        now=START + datetime.timedelta(minutes=215),
+    )
+    filing.agree(appeal, users[1], now=START + datetime.timedelta(minutes=220))
+    filing.confirm_deposit(appeal, director)
+    panel.form_panel(appeal, director)
+    seated = [s.member.user for s in appeal.panel.all()]
+    for speaker in ("director", "appellant"):
+        hearing.record_statement(appeal, seated[0], speaker=speaker, speaker_name=speaker, text="...")
+    proposal = decisions.propose(
+        appeal,
+        seated[0],
+        outcome="upheld",
+        text="Komolytalan óvás: 100% levonás.",
+        unfounded=True,
+        frivolous=True,
+        point_deduction_percent=100,
+    )
+    for user in seated[1:]:
+        decisions.vote(proposal, user, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        decisions.publish(proposal, seated[0])
+
+    proposal.refresh_from_db()
+    version = ResultVersion.objects.filter(session=session).order_by("-number").first()
+    assert version.source == "appeal" and str(version) == proposal.effect
+    assert version.uploaded_by == seated[0] and version.note.startswith(appeal.reference)
+    moved = SessionStanding.objects.get(session=session, pair=leader.pair)
+    assert moved.total < leader.total and not moved.place.startswith("1")
+    assert AwardVersion.objects.get(event=event, is_current=True).reason == "appeal"
