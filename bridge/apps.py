@@ -10,3 +10,11 @@ class BridgeConfig(AppConfig):
         from .services import ranking_source
 
         ranking_source.register()
+
+        # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost.
+        from results.tasks import register_recompute
+
+        from . import tasks
+        from .services import SCOPE
+
+        register_recompute(SCOPE, tasks.recompute_pair_results)

@@ -1,9 +1,11 @@
 """The Celery application and the conventions every task of the portal follows."""
 
+import logging
 import os
 
 from celery import Celery, Task
 from django.db import transaction
+from kombu.exceptions import OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -27,6 +29,26 @@ class PortalTask(Task):
 app.Task = PortalTask
 
 
+logger = logging.getLogger(__name__)
+
+
 def enqueue_on_commit(task, *args, **kwargs):
-    """Publish a task only once the surrounding transaction commits (never for rolled-back work)."""
-    transaction.on_commit(lambda: task.delay(*args, **kwargs))
+    """Publish a task only once the surrounding transaction commits (never for rolled-back work).
+
+    The work is committed by then, so a broker outage must not turn it into an error: the failure is
+    logged and a periodic sweeper publishes it again (results.tasks for recomputes, federation.tasks for
+    e-mails).
+    """
+    transaction.on_commit(lambda: publish(task, *args, **kwargs))
+
+
+def publish(task, *args, **kwargs) -> bool:
+    """Send a task now; False (and a logged warning) if the broker cannot be reached."""
+    try:
+        task.delay(*args, **kwargs)
+    except OperationalError as error:
+        logger.warning(
+            "broker unreachable, %s%r not published (a sweeper retries): %s", task.name, args, error
+        )
+        return False
+    return True

@@ -38,6 +38,8 @@ class RecomputeState(models.Model):
     """One row per (event, scope): the latest version uploaded and the one the stored standings reflect.
 
     Its row lock serialises recomputes of one event: two tasks for the same event never interleave.
+    A row left behind (the recompute was never published, or its worker was lost) is picked up by the
+    periodic sweeper in results/tasks.py.
     """
 
     event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="recompute_states")
@@ -46,6 +48,10 @@ class RecomputeState(models.Model):
     computed_version = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # When latest_version last moved (the sweeper waits a grace period after it) and when the sweeper last
+    # re-enqueued this row's recompute (so it does not publish the same recompute every minute).
+    marked_at = models.DateTimeField(null=True, blank=True)
+    swept_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "scope"], name="one_state_per_event_scope")]

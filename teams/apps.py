@@ -11,3 +11,11 @@ class TeamsConfig(AppConfig):
         from .services import source
 
         source.register()
+
+        # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost.
+        from results.tasks import register_recompute
+
+        from . import tasks
+        from .models import SCOPE
+
+        register_recompute(SCOPE, tasks.recompute_event)

@@ -13,3 +13,11 @@ class UltiConfig(AppConfig):
         from .services import source
 
         source.register()
+
+        # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost.
+        from results.tasks import register_recompute
+
+        from . import tasks
+        from .models import SCOPE
+
+        register_recompute(SCOPE, tasks.recompute_ulti_event)

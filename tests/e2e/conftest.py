@@ -25,31 +25,71 @@ def require_services():
     assert not settings.CELERY_TASK_ALWAYS_EAGER
 
 
+def spawn_worker(log_path, broker_url=None, pool="solo"):
+    """Start `celery worker` as a subprocess on the test database; its log goes to `log_path`."""
+    db = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DJANGO_SETTINGS_MODULE": "config.settings_test",
+        "CELERY_BROKER_URL": broker_url or settings.CELERY_BROKER_URL,
+    }
+    log_path.parent.mkdir(exist_ok=True)
+    with open(log_path, "a") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}", "--concurrency=1",
+             "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    proc.log_path = log_path
+    return proc
+
+
+def stop_worker(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture
+def e2e_services(transactional_db):
+    """For a test that starts its own processes: the same services, asked for the same way."""
+    require_services()
+
+
 @pytest.fixture
 def worker(transactional_db, request):
     require_services()
     import redis
 
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
-    db = settings.DATABASES["default"]
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "DJANGO_SETTINGS_MODULE": "config.settings_test",
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-    }
     log_path = ROOT / "var" / f"e2e-{request.node.name[:60]}.log"
-    log_path.parent.mkdir(exist_ok=True)
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
-             "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        proc.log_path = log_path
-        yield proc
-        proc.terminate()
-        proc.wait(timeout=20)
+    log_path.unlink(missing_ok=True)
+    proc = spawn_worker(log_path)
+    yield proc
+    stop_worker(proc)
+
+
+@pytest.fixture
+def start_worker(transactional_db, request):
+    """Start as many workers as a test needs (another broker, the prefork pool); all stopped at the end."""
+    require_services()
+    started = []
+    log_path = ROOT / "var" / f"e2e-{request.node.name[:60]}.log"
+    log_path.unlink(missing_ok=True)
+
+    def start(broker_url=None, pool="solo"):
+        proc = spawn_worker(log_path, broker_url, pool)
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        stop_worker(proc)
 
 
 @pytest.fixture
