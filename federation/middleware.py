@@ -1,5 +1,13 @@
+import logging
+
 from django.conf import settings
+from django.db import InterfaceError, OperationalError, connections
+from django.http import HttpResponse, JsonResponse
 from django.utils import translation
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+logger = logging.getLogger(__name__)
 
 
 class HungarianFirstLocaleMiddleware:
@@ -21,4 +29,47 @@ class HungarianFirstLocaleMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         translation.deactivate()
+        return response
+
+
+class DatabaseUnavailableMiddleware:
+    """A lost database connection (PostgreSQL restarting, failing over) answers 503 with Retry-After instead
+    of a 500: the request's transaction is already rolled back, so the client may simply try again.
+
+    The answer is built without the database (no base template: its context processors read the session).
+    """
+
+    RETRY_AFTER_SECONDS = 5
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        logger.error("database unavailable during %s %s: %s", request.method, request.path, exception)
+        for alias in connections:
+            connections[alias].close_if_unusable_or_obsolete()
+        message = _(
+            "The database is briefly unavailable; nothing was saved. Please try again in a few seconds."
+        )
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": str(message)}, status=503)
+        else:
+            title = _("Service temporarily unavailable")
+            response = HttpResponse(
+                format_html(
+                    '<!doctype html><html lang="{}"><head><meta charset="utf-8"><title>{}</title></head>'
+                    "<body><h1>{}</h1><p>{}</p></body></html>",
+                    translation.get_language() or settings.LANGUAGE_CODE,
+                    title,
+                    title,
+                    message,
+                ),
+                status=503,
+            )
+        response["Retry-After"] = str(self.RETRY_AFTER_SECONDS)
         return response

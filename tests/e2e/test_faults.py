@@ -474,7 +474,7 @@ def test_postgresql_restarted_mid_upload_gives_a_clean_error_and_nothing_half_wr
     e2e_services, shared_broker_clean, private_postgres, web_server, make_user, wait_for, figure
 ):
     """A real restart (pg_ctl restart -m fast) of a private cluster while an upload request is inside its
-    transaction: a plain 500 without a traceback, nothing of the upload stored, the next request works."""
+    transaction: a 503 with Retry-After and no traceback, nothing of the upload stored, the next request works."""
     import psycopg
     from rest_framework.authtoken.models import Token
 
@@ -532,7 +532,8 @@ def test_postgresql_restarted_mid_upload_gives_a_clean_error_and_nothing_half_wr
     request.join(timeout=60)
 
     failed = result["response"]
-    assert failed.status_code == 500, failed.text[:500]
+    assert failed.status_code == 503, failed.text[:500]
+    assert failed.headers["Retry-After"] and "detail" in failed.json()
     assert (
         "Traceback" not in failed.text and "psycopg" not in failed.text and "terminating" not in failed.text
     )
