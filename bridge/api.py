@@ -1,8 +1,8 @@
 """API of bridge pair events; `register(router)` is called from config/api.py.
 
-Sessions (list, detail, standings, upload), events (standings) and correction requests (a pair's player
-files one, the director countersigns or refuses), through the same services and `rules` permissions as
-the pages.
+Sessions (list, detail, standings, upload), events (standings; scoring settings, whose announced
+tie-break the director or organiser sets) and correction requests (a pair's player files one, the director
+countersigns or refuses), through the same services and `rules` permissions as the pages.
 """
 
 from django.db.models import Q
@@ -18,11 +18,20 @@ from federation.models import Role
 from results.models import VersionedUpload
 from tournaments.models import Event, public_events_q
 
-from .models import BoardResult, CorrectionRequest, EventStanding, PairSession, SessionPair, SessionStanding
-from .services import corrections, pages, uploads, versions
+from .models import (
+    BoardResult,
+    CorrectionRequest,
+    EventStanding,
+    PairEvent,
+    PairSession,
+    SessionPair,
+    SessionStanding,
+)
+from .services import corrections, pages, setup, uploads, versions
 from .services.pages import processing
 
 MANAGE, VIEW = "bridge.manage_results", "bridge.view_results"
+VIEW_SETTINGS, CHANGE_TIE_BREAK = "bridge.view_settings", "bridge.change_tie_break"
 
 
 def _managed_events(user):
@@ -212,9 +221,28 @@ class BridgePairEventSerializer(serializers.ModelSerializer):
         return [s.pk for s in event.pair_sessions.all()]
 
 
+class BridgePairEventSettingsSerializer(serializers.ModelSerializer):
+    """An event's scoring settings; only the announced tie-break can be changed here."""
+
+    scoring_method = serializers.ChoiceField(
+        source="method", choices=PairEvent.Method.choices, read_only=True, help_text="mp, cross-imps, butler"
+    )
+    tie_break = serializers.ChoiceField(
+        choices=PairEvent.TieBreak.choices,
+        help_text="How equal totals are separated: shared (no tie-break, equal totals share the place), "
+        "head_to_head, best_boards. Only a method announced before the event may be used (VSz 26).",
+    )
+
+    class Meta:
+        model = PairEvent
+        fields = ["event", "scoring_method", "scale", "rounding", "tie_break"]
+        read_only_fields = ["event", "scale", "rounding"]
+
+
 class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = BridgePairEventSerializer
     permission_classes = [RulesPermission]
+    rules_permissions = {"change_scoring_settings": CHANGE_TIE_BREAK}
 
     def get_queryset(self):
         sessions = visible_sessions(self.request.user).values("event_id")
@@ -232,6 +260,39 @@ class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied
         rows = [row for _field, rows in pages.event_standings_by_field(event) for row in rows]
         return Response(BridgeEventStandingSerializer(rows, many=True).data)
+
+    def _pair_event(self, request, pk):
+        """The pair event by id, from its announcement on (results need not exist yet)."""
+        event = Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
+        if event is None or not request.user.has_perm(VIEW_SETTINGS, event):
+            raise NotFound
+        return event
+
+    @extend_schema(responses=BridgePairEventSettingsSerializer)
+    @action(detail=True, methods=["get"], url_path="settings")
+    def scoring_settings(self, request, pk=None):
+        """The event's scoring settings, readable by whoever may read the event."""
+        event = self._pair_event(request, pk)
+        settings = PairEvent.objects.filter(event=event).first() or PairEvent(
+            event=event
+        )  # reads write nothing
+        return Response(BridgePairEventSettingsSerializer(settings).data)
+
+    @extend_schema(
+        request=BridgePairEventSettingsSerializer,
+        responses={200: BridgePairEventSettingsSerializer},
+    )
+    @scoring_settings.mapping.patch
+    def change_scoring_settings(self, request, pk=None):
+        """Set the announced tie-break (director or organiser); computed standings are recomputed."""
+        event = self._pair_event(request, pk)
+        self.check_object_permissions(request, event)
+        settings = setup.pair_event(event)
+        data = BridgePairEventSettingsSerializer(settings, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        if "tie_break" in data.validated_data:
+            settings = setup.change_tie_break(event, data.validated_data["tie_break"])
+        return Response(BridgePairEventSettingsSerializer(settings).data)
 
 
 class BridgeCorrectionSerializer(serializers.ModelSerializer):

@@ -1,15 +1,19 @@
 """Permissions of bridge pair events (see federation/permissions.py for the mechanism).
 
 The director of the event and the staff of its federation (and superusers) run the results: upload,
-adjust, countersign, publish, movements, dealing. A player of a pair asks to correct his pair's result.
-Everybody else reads published results of public events.
+adjust, countersign, publish, movements, dealing; with the organiser (the organising club's admin) they set
+the announced tie-break. A player of a pair asks to correct his pair's result. Everybody else reads
+published results of public events, and the scoring settings of public events.
 """
 
 import rules
 
-from federation.permissions import is_event_director, is_federation_staff, is_superuser
+from federation.permissions import is_club_admin, is_event_director, is_federation_staff, is_superuser
+from tournaments.rules import is_public_event, runs_entries
 
 runs_results = is_superuser | is_event_director | is_federation_staff
+# The organiser (the admin of the organising club, federation staff) announces the tie-break (VSz 26).
+directs_or_organises = runs_results | is_club_admin
 
 
 @rules.predicate
@@ -46,3 +50,7 @@ def plays_in_pair(user, seat):
 rules.add_perm("bridge.manage_results", runs_results)
 rules.add_perm("bridge.view_results", is_published | runs_results)
 rules.add_perm("bridge.request_correction", plays_in_pair)
+# An event's scoring settings (tournaments.Event): read by whoever may read the event, the tie-break set
+# by its director or organiser.
+rules.add_perm("bridge.view_settings", is_public_event | runs_entries | runs_results)
+rules.add_perm("bridge.change_tie_break", directs_or_organises)

@@ -20,6 +20,20 @@ def pair_event(event) -> PairEvent:
     return settings
 
 
+def change_tie_break(event, tie_break: str) -> PairEvent:
+    """Set the tie-break the organiser announced (VSz 26); standings already computed are recomputed."""
+    from . import versions
+
+    with transaction.atomic():
+        settings = PairEvent.objects.select_for_update().get(pk=pair_event(event).pk)
+        if settings.tie_break != tie_break:
+            settings.tie_break = PairEvent.TieBreak(tie_break)
+            settings.save(update_fields=["tie_break"])
+            if PairSession.objects.filter(event=event, versions__isnull=False).exists():
+                versions.mark_changed(event.pk)
+    return settings
+
+
 def pairs_from_entries(event) -> list[Pair]:
     """One event pair per active entry that showed up (made once; existing ones are kept)."""
     entries = (

@@ -3,7 +3,8 @@
 All three become the same `Row`s, are checked against the session as a whole (pairs seated, a pair once
 per board, boards in play) and only then written: a file with any error writes nothing and says where
 (line, or board and table). A PBN or CSV upload replaces the session's results; a traveller replaces one
-board's. Penalties, which files do not carry, are kept from the previous version.
+board's. Penalties, which files do not carry, are kept from the previous version, and so are the results of
+a withdrawn pair the new rows say nothing about (the export leaves out results a withdrawal deleted).
 """
 
 import re
@@ -336,6 +337,8 @@ def upload(
                     "artificial": row.artificial,
                 }
             )
+        if parsed.only_boards is None:  # a whole file (a traveller edits its board's rows as shown)
+            rows.extend(_kept_rows_of_withdrawn_pairs(session, base, rows))
         deals = {int(k): v for k, v in (base.deals if base else {}).items()}
         deals.update(parsed.deals)
         last_board = max((r["board"] for r in rows), default=0)
@@ -356,6 +359,36 @@ def upload(
             deals=deals,
             base=base,
         )
+
+
+def _kept_rows_of_withdrawn_pairs(session: PairSession, base, rows: list[dict]) -> list[dict]:
+    """The previous version's rows of a withdrawn pair (VSz 25) when a whole file has none of that pair.
+
+    A file that says nothing about a pair that withdrew leaves its results as they were: the session's PBN
+    export leaves out the results a withdrawal deleted, and without them the recompute could not tell the
+    opponents the pair met before it left (their boards are deleted too) from those it no longer met (they
+    get average-plus). A kept row whose board already has a new row for either of its pairs is dropped.
+    """
+    if base is None:
+        return []
+    withdrawn = set(
+        SessionPair.objects.filter(
+            section__session=session,
+            pair__withdrawal__isnull=False,
+            pair__withdrawal__session__number__lte=session.number,
+        ).values_list("pk", flat=True)
+    )
+    silent = withdrawn - {pair for row in rows for pair in (row["ns_id"], row["ew_id"])}
+    if not silent:
+        return []
+    taken = {(row["board"], pair) for row in rows for pair in (row["ns_id"], row["ew_id"])}
+    return [
+        row
+        for row in versions.rows_of(base)
+        if (row["ns_id"] in silent or row["ew_id"] in silent)
+        and (row["board"], row["ns_id"]) not in taken
+        and (row["board"], row["ew_id"]) not in taken
+    ]
 
 
 def _create_pairs(session: PairSession, plan: dict, names: dict[str, str]) -> dict[tuple, SessionPair]:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from bridge.models import BoardScore, SessionPair, SessionStanding
 from bridge.pbn.reader import read_games, read_session
-from bridge.services import adjustments, exports, roster, sample, setup, uploads
+from bridge.services import adjustments, exports, roster, sample, setup, uploads, versions
 from bridge.services.compute import recompute_event
 from federation.models import Role
 from results.models import VersionedUpload
@@ -120,3 +120,61 @@ def test_the_export_uploads_back_to_the_same_standings(event, session, scored, d
     recompute_event(event.pk)
     assert standings(session) == before
     assert exports.session_record(session).boards[0].absent == read_session(text).boards[0].absent
+
+
+@pytest.fixture
+def deleted(event, session, director):
+    """Pair 1 leaves after 2 of 7 rounds: under half of its boards, so all its results are deleted (VSz 25)
+    and every opponent it did not meet afterwards gets average-plus against an absent pair."""
+    plan = session.sections.get().plan()
+    seat = SessionPair.objects.get(section__session=session, number=1).pk
+    gone = {b for a in plan.assignments if a.round > 2 and 1 in (a.ns, a.ew) for b in a.boards}
+    rows = [
+        r
+        for r in sample.play(session, random.Random(7))
+        if not (r["board"] in gone and seat in (r["ns_id"], r["ew_id"]))
+    ]
+    uploads.upload(
+        session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+    )
+    roster.record_withdrawal(session, SessionPair.objects.get(pk=seat).pair, director)
+    recompute_event(event.pk)
+    setup.publish(session, director)
+    return seat
+
+
+@pytest.mark.django_db
+def test_a_withdrawal_whose_results_are_deleted_uploads_back_to_the_same_standings(
+    event, session, deleted, director
+):
+    stored = BoardScore.objects.filter(session=session)
+    assert not stored.filter(ns_id=deleted).exists() and not stored.filter(ew_id=deleted).exists()
+    before = standings(session)
+    assert deleted not in {pair for pair, *_rest in before}
+    absent_before = sorted(
+        stored.filter(ns__isnull=True).values_list("board", "ew_id", "artificial", "pct_ew")
+    ) + sorted(stored.filter(ew__isnull=True).values_list("board", "ns_id", "artificial", "pct_ns"))
+    assert absent_before
+
+    text = exports.pbn_text(session)
+    label = exports.pair_labels(session)[deleted]
+    assert all(label not in (r.ns, r.ew) for b in read_session(text).boards for r in b.results)
+    previous = versions.latest_version(session)
+    uploads.upload(session, uploads.parse_pbn(text), source=Source.PBN, user=director, note="round trip")
+    recompute_event(event.pk)
+
+    # The file has no row of the withdrawn pair: its deleted results are kept from the previous version, so
+    # the opponents it met before leaving still lose those boards instead of getting average-plus.
+    def rows_of_withdrawn(version):
+        return [r for r in versions.rows_of(version) if deleted in (r["ns_id"], r["ew_id"])]
+
+    assert rows_of_withdrawn(previous)
+    assert rows_of_withdrawn(versions.latest_version(session)) == rows_of_withdrawn(previous)
+    assert standings(session) == before
+    stored = BoardScore.objects.filter(session=session)
+    assert (
+        sorted(stored.filter(ns__isnull=True).values_list("board", "ew_id", "artificial", "pct_ew"))
+        + sorted(stored.filter(ew__isnull=True).values_list("board", "ns_id", "artificial", "pct_ns"))
+        == absent_before
+    )
+    assert exports.pbn_text(session) == text

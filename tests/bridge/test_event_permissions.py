@@ -231,3 +231,35 @@ def test_api_lists_only_what_the_user_may_read(client, world):
     standings = client.get(f"/api/v1/bridge/events/{event.pk}/standings/").json()
     assert len(standings) == 8 and {row["field"] for row in standings} == {"NS", "EW"}
     assert all(len(row["rights"]) == 2 for row in standings)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_reading_and_setting_the_tie_break_through_the_api(client, world, role):
+    """Whoever may read the (public) event reads its scoring settings; its director and its organiser (the
+    organising club's admin, federation staff) set the announced tie-break."""
+    login(client, world, role)
+    event = world["event"]
+    url = f"/api/v1/bridge/events/{event.pk}/settings/"
+    read = client.get(url)
+    assert read.status_code == 200 and read.json()["tie_break"] == "shared"
+    response = client.patch(url, {"tie_break": "best_boards"}, content_type="application/json")
+    stored = setup.pair_event(event).tie_break
+    if role in RUNS | {"club_admin"}:
+        assert response.status_code == 200 and stored == "best_boards"
+    else:
+        assert refused(response.status_code, role) and stored == "shared", (role, response.status_code)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "role", ["anonymous", "stranger", "player", "other_director", "director", "club_admin"]
+)
+def test_the_settings_of_an_event_not_yet_public_are_read_by_those_who_run_it(client, world, role):
+    event = world["event"]
+    event.status = event.Status.SUBMITTED
+    event.save(update_fields=["status"])
+    assert not event.is_public
+    login(client, world, role)
+    status = client.get(f"/api/v1/bridge/events/{event.pk}/settings/").status_code
+    assert status == 200 if role in ("director", "club_admin") else status == 404

@@ -112,3 +112,59 @@ def test_the_director_sets_the_method_and_the_standings_show_it(client, event, s
     assert 'id="tie-break"' in page and label in page
     page = client.get(reverse("bridge_event", args=[event.pk])).content.decode()
     assert 'id="tie-break"' in page and label in page
+
+
+@pytest.mark.django_db
+def test_the_api_reads_and_sets_the_tie_break_and_the_standings_follow(
+    client, event, session, director, django_capture_on_commit_callbacks
+):
+    recompute_event(event.pk)
+    url = f"/api/v1/bridge/events/{event.pk}/settings/"
+    read = client.get(url)  # a public event: anybody reads its settings, logged in or not
+    assert read.status_code == 200
+    assert read.json() == {
+        "event": event.pk,
+        "scoring_method": "mp",
+        "scale": 2,
+        "rounding": "computer",
+        "tie_break": "shared",
+    }
+    client.force_login(director)
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        changed = client.patch(url, {"tie_break": "head_to_head"}, content_type="application/json")
+    assert changed.status_code == 200 and changed.json()["tie_break"] == "head_to_head"
+    assert setup.pair_event(event).tie_break == PairEvent.TieBreak.HEAD_TO_HEAD
+    assert queued  # the recompute was queued (Celery runs eagerly in the tests) ...
+    assert [p for _n, _t, p in session_places(session)] == ["1", "4", "2", "3"]  # ... and reran with it
+    assert event_places(event, session) == [(1, "1"), (2, "4"), (3, "2"), (4, "3")]
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_an_unknown_tie_break_and_changes_nothing(client, event, director):
+    client.force_login(director)
+    url = f"/api/v1/bridge/events/{event.pk}/settings/"
+    for body in ({"tie_break": "coin_toss"}, {"tie_break": ""}, {"tie_break": None}):
+        response = client.patch(url, body, content_type="application/json")
+        assert response.status_code == 400 and "tie_break" in response.json(), body
+    # Read-only fields are ignored, not written.
+    response = client.patch(url, {"scoring_method": "butler", "scale": 1}, content_type="application/json")
+    assert response.status_code == 200
+    settings = setup.pair_event(event)
+    assert (settings.tie_break, settings.method, settings.scale) == ("shared", "mp", 2)
+
+
+@pytest.mark.django_db
+def test_the_tie_break_is_announced_before_any_session_exists(client, mbsz, make_user):
+    # Announced in advance (VSz 26): the event has no session and no results yet.
+    event = sample.event_with_pairs(mbsz, pairs=4, title="Előre kiírt", start=START)
+    client.force_login(make_user("td3@example.hu", kind=Role.DIRECTOR, event=event))
+    url = f"/api/v1/bridge/events/{event.pk}/settings/"
+    assert client.get(url).json()["tie_break"] == "shared"
+    assert not PairEvent.objects.filter(event=event).exists()  # reading writes nothing
+    response = client.patch(url, {"tie_break": "best_boards"}, content_type="application/json")
+    assert response.status_code == 200 and setup.pair_event(event).tie_break == "best_boards"
+    assert client.get(f"/api/v1/bridge/events/{event.pk}/").status_code == 404  # no results to list yet
+    other = sample.event_with_pairs(mbsz, pairs=4, title="Csapat", start=START)
+    other.format = other.Format.TEAMS
+    other.save(update_fields=["format"])
+    assert client.get(f"/api/v1/bridge/events/{other.pk}/settings/").status_code == 404  # not a pair event

@@ -148,3 +148,62 @@ def test_a_thousand_pair_field_is_scored_without_quadratic_work():
     assert sum(pair.total for pair in result.pairs.values()) == 26 * 2 * 500 * 499
     assert len(result.ranking) == 1000
     assert elapsed < 2  # typically a few hundredths of a second; a quadratic loop would take minutes
+
+
+def _reference_session(boards, full, scale, rounding):
+    """VSz 26-28 by the book, in Fractions, one result at a time: (rows per board, totals, percentages)."""
+    from fractions import Fraction
+
+    step = Fraction(1, 100) if rounding == Rounding.COMPUTER else Fraction(1, 10)
+
+    def half_up(value, unit):
+        return (value / unit + Fraction(1, 2)).__floor__() * unit
+
+    top_ = scale * (full - 1)
+    rows, totals, played = {}, {}, {}
+    for board, entries in boards.items():
+        n = len(entries)
+        rows[board] = []
+        for entry in entries:
+            others = [e.score for e in entries]
+            raw = sum(2 if entry.score > s else 1 if entry.score == s else 0 for s in others) - 1
+            sides = []
+            for points in (raw, 2 * (n - 1) - raw):
+                exact = Fraction(full * points + full - n, n) * Fraction(scale, 2)  # Neuberg (VSz 28)
+                sides.append(exact if n == full else half_up(exact, step))
+            pcts = [half_up(mp * 100 / top_, Fraction(1, 100)) for mp in sides]
+            rows[board].append((*sides, *pcts))
+            for pair, mp in ((entry.ns, sides[0]), (entry.ew, sides[1])):
+                totals[pair] = totals.get(pair, 0) + mp
+                played[pair] = played.get(pair, 0) + 1
+    whole = Fraction(1, 100) if rounding == Rounding.COMPUTER else Fraction(1)
+    totals = {pair: half_up(total, whole) for pair, total in totals.items()}
+    percents = {
+        pair: half_up(total * 100 / (top_ * played[pair]), Fraction(1, 100)) for pair, total in totals.items()
+    }
+    return rows, totals, percents
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_array_scoring_agrees_with_scoring_by_the_book(seed):
+    """Fields scored in arrays (complete boards, boards played fewer times, both roundings and scales)
+    agree to the hundredth with a result-by-result Fraction computation of VSz 26-28."""
+    import random
+    from fractions import Fraction
+
+    rnd = random.Random(seed)
+    scale, rounding = rnd.choice((1, 2)), rnd.choice((Rounding.COMPUTER, Rounding.HAND))
+    tables = rnd.randint(2, 30)
+    scores = [-800, -200, -100, -50, 90, 110, 120, 140, 170, 400, 420, 450, 620, 1430]
+    boards = {}
+    for board in range(1, rnd.randint(2, 12) + 1):
+        playing = rnd.sample(range(tables), rnd.randint(1, tables) if rnd.random() < 0.4 else tables)
+        boards[board] = [Entry(f"N{t}", f"E{t}", rnd.choice(scores)) for t in sorted(playing)]
+    full = max(len(entries) for entries in boards.values())
+    result = score_session(boards, scale=scale, rounding=rounding)
+    rows, totals, percents = _reference_session(boards, full, scale, rounding)
+    for board, expected in rows.items():
+        got = [(r.mp_ns, r.mp_ew, r.pct_ns, r.pct_ew) for r in result.boards[board]]
+        assert [tuple(Fraction(v) for v in row) for row in got] == expected, board
+    assert {pair: Fraction(t.total) for pair, t in result.pairs.items()} == totals
+    assert {pair: Fraction(t.percentage) for pair, t in result.pairs.items()} == percents
