@@ -25,6 +25,7 @@ from config.celery import enqueue_on_commit
 from federation import age
 from federation.models import Federation, Membership, Person, Region
 from federation.notifications import notify
+from results import page_cache
 
 from . import sources
 from .engine import awards as award_engine
@@ -684,6 +685,7 @@ def recompute_list(federation: Federation, kind: str, year: int, *, force: bool 
         stamp.licence_year = licence_year
         stamp.computed_at = timezone.now()
         stamp.save()
+        page_cache.bump(page_cache.rankings_scope(federation.code))
         log.info(
             "list %s %s %s: %s rows in %.2fs",
             federation.code,

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from federation.models import Club, Federation, Person, Region
+from results.page_cache import by_federation_code, cache_public_page
 
 from . import charts, services
 from .engine import awards as award_engine
@@ -239,6 +240,7 @@ def _kind_year(request, kind):
     return ListKind.ANNUAL, year
 
 
+@cache_public_page(by_federation_code, params=("year", "club", "region", "category", "page"))
 def ranking_list(request, code, kind):
     federation = get_object_or_404(Federation, code=code)
     if kind == ListKind.RATING and federation.game != Federation.ULTI:

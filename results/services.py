@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from . import page_cache
 from .models import RecomputeState
 
 
@@ -25,7 +26,8 @@ def mark_uploaded(event_id: int, scope: str) -> int:
     """Record that a new version exists (in the upload's transaction); returns the new latest version."""
     state = lock_state(event_id, scope)
     state.latest_version += 1
-    state.save(update_fields=["latest_version"])
+    state.marked_at = timezone.now()
+    state.save(update_fields=["latest_version", "marked_at"])
     return state.latest_version
 
 
@@ -43,6 +45,8 @@ def recompute(event_id: int, scope: str):
         state.computed_at = timezone.now()
         state.error = ""
         state.save(update_fields=["computed_version", "computed_at", "error"])
+        # The public pages cached from the old standings are dropped once the new ones are committed.
+        page_cache.bump(page_cache.event_scope(event_id))
 
 
 def state_of(event_id: int, scope: str) -> RecomputeState | None:

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from results.page_cache import by_event, cache_public_page
 from results.services import state_of
 from tournaments.models import Event
 
@@ -61,6 +62,7 @@ def _rounds(event, runs):
     return rounds if runs else rounds.filter(status=Round.Status.PUBLISHED)
 
 
+@cache_public_page(by_event)
 def event_page(request, pk):
     event = team_event_or_404(request, pk)
     context = _common(request, event, tab="event")
@@ -70,6 +72,7 @@ def event_page(request, pk):
     return render(request, "teams/event.html", context)
 
 
+@cache_public_page(by_event)
 def round_page(request, pk, number):
     event = team_event_or_404(request, pk)
     context = _common(request, event, tab="rounds")
@@ -136,6 +139,7 @@ def _lineup_rows(match, lineup):
     ]
 
 
+@cache_public_page(by_event, params=("after",))
 def standings_page(request, pk):
     event = team_event_or_404(request, pk)
     context = _common(request, event, tab="standings")
@@ -171,6 +175,7 @@ def _round_title(matches: int) -> str:
     ) % {"teams": 2 * matches}
 
 
+@cache_public_page(by_event)
 def bracket_page(request, pk):
     event = team_event_or_404(request, pk)
     context = _common(request, event, tab="bracket")
@@ -185,6 +190,7 @@ def bracket_page(request, pk):
     return render(request, "teams/bracket.html", context)
 
 
+@cache_public_page(by_event)
 def players_page(request, pk):
     event = team_event_or_404(request, pk)
     context = _common(request, event, tab="players")
@@ -192,6 +198,7 @@ def players_page(request, pk):
     return render(request, "teams/players.html", context)
 
 
+@cache_public_page(by_event)
 def butler_page(request, pk):
     event = team_event_or_404(request, pk)
     context = _common(request, event, tab="butler")

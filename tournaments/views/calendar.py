@@ -11,6 +11,7 @@ from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 
 from federation.models import Club, Federation, Region, Role
+from results.page_cache import cache_public_page, calendar_scope
 
 from .. import fees, ical
 from ..filters import CalendarFilter
@@ -20,7 +21,11 @@ from ..services import ledger, workflow
 from ..services.entries import can_withdraw
 from .common import event_or_404
 
+# The query parameters of the calendar filter form; with any other the page is not served from the cache.
+CALENDAR_PARAMS = ("federation", "region", "club", "event_format", "event_class", "division", "open")
 
+
+@cache_public_page(calendar_scope, params=CALENDAR_PARAMS)
 def calendar(request, year=None, month=None):
     today = timezone.localdate()
     year = year or today.year

@@ -1,0 +1,327 @@
+"""A shared cache of the public pages that change only when results are recomputed.
+
+Anonymous GETs of a decorated view are stored in Django's cache (Redis in production: CACHE_URL) under a key
+made of the view, the language, the host, the path, the allowed query parameters and the *generation* of every
+scope the page depends on (``event:<id>``, ``rankings:<federation code>``, ``calendar``). A generation is a
+random token kept in the cache without expiry; :func:`bump` replaces it after a commit (the recompute, a
+rankings list rebuild, a publish or an edit of the event), which orphans every page stored under the old token.
+Pages also expire after ``PAGE_CACHE_SECONDS`` (default 300), which bounds whatever depends on the clock (the
+correction window) or on rows saved without a bump.
+
+What is never shared: pages of logged-in users (they show personal bits: the navbar, "my pair", director
+links), requests with pending messages, responses other than a plain 200, and the CSRF token — the language
+switch form carries one on every page, so the stored copy keeps a placeholder and each visitor gets their own
+token when the copy is served.
+"""
+
+import hashlib
+import logging
+import re
+import uuid
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils import translation
+
+log = logging.getLogger(__name__)
+
+PREFIX = "pages"
+CSRF_PLACEHOLDER = b"__page_cache_csrf_token__"
+_CSRF_INPUT = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+MAX_QUERY_VALUE = 40
+RENDER_LOCK_SECONDS = 10
+HEADER = "X-Page-Cache"
+
+
+_PROCESS_LOCAL = (
+    "django.core.cache.backends.locmem.LocMemCache",
+    "django.core.cache.backends.dummy.DummyCache",
+)
+
+
+def timeout() -> int:
+    """Seconds a page is kept; 0 when pages are not cached at all.
+
+    A bump must reach every process that serves pages: with a process-local cache (the default locmem
+    without CACHE_URL) that holds only while tasks run in-process too (Celery eager: development, tests).
+    With a broker and a separate worker, pages are cached only in a shared cache (Redis: CACHE_URL).
+    """
+    seconds = int(getattr(settings, "PAGE_CACHE_SECONDS", 300))
+    if settings.CACHES["default"]["BACKEND"] in _PROCESS_LOCAL and not settings.CELERY_TASK_ALWAYS_EAGER:
+        return 0
+    return seconds
+
+
+def _gen_key(scope: str) -> str:
+    return f"{PREFIX}:gen:{scope}"
+
+
+def bump_now(*scopes: str) -> None:
+    """Give each scope a new generation: every page stored under the old one is no longer found.
+
+    A cache that does not answer must not fail the recompute or the save that bumps: the pages then live
+    until they expire (PAGE_CACHE_SECONDS), and the error is logged.
+    """
+    try:
+        cache.set_many({_gen_key(scope): uuid.uuid4().hex for scope in scopes}, None)
+    except Exception:
+        log.exception("page cache: could not bump %s", ", ".join(scopes))
+
+
+def bump(*scopes: str) -> None:
+    """Bump the scopes now and again after the current transaction commits.
+
+    Now, so a later read in the same transaction (or a test, whose transaction never commits) sees a fresh
+    page; after the commit, because a request that read the first new generation while the transaction was
+    still open may have stored a page rendered from the old rows under it.
+    """
+    if scopes:
+        bump_now(*scopes)
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(lambda: bump_now(*scopes))
+
+
+def event_scope(event_id) -> str:
+    return f"event:{event_id}"
+
+
+def rankings_scope(code) -> str:
+    return f"rankings:{code}"
+
+
+CALENDAR = "calendar"
+
+
+def _generations(scopes) -> list[str]:
+    keys = [_gen_key(scope) for scope in scopes]
+    found = cache.get_many(keys)
+    generations = []
+    for key in keys:
+        value = found.get(key)
+        if value is None:  # never bumped, or evicted: start a new generation (another process may win)
+            cache.add(key, uuid.uuid4().hex, None)
+            value = cache.get(key) or "none"
+        generations.append(value)
+    return generations
+
+
+def _query_part(request, params) -> str | None:
+    """The allowed query parameters in a fixed order; None when the request has any other one."""
+    if not request.GET:
+        return ""
+    if not params:
+        return None
+    parts = []
+    for name in request.GET:
+        if name not in params:
+            return None
+    for name in params:
+        values = request.GET.getlist(name)
+        if len(values) > 1 or any(len(v) > MAX_QUERY_VALUE for v in values):
+            return None
+        if values:
+            parts.append(f"{name}={values[0]}")
+    return "&".join(parts)
+
+
+def _has_messages(request) -> bool:
+    storage = getattr(request, "_messages", None)
+    if storage is None:
+        return False
+    return bool(getattr(storage, "_queued_messages", None)) or bool(len(storage))
+
+
+def _shareable_request(request) -> bool:
+    return (
+        request.method == "GET"
+        and timeout() > 0
+        and not request.user.is_authenticated
+        and not _has_messages(request)
+    )
+
+
+def _shareable_response(request, response) -> bool:
+    return (
+        response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+        and not _has_messages(request)
+        and "private" not in response.get("Cache-Control", "")
+    )
+
+
+def _strip_csrf(content: bytes) -> bytes:
+    return _CSRF_INPUT.sub(rb"\1" + CSRF_PLACEHOLDER + rb"\2", content)
+
+
+def _fill_csrf(request, content: bytes) -> bytes:
+    if CSRF_PLACEHOLDER not in content:
+        return content
+    parts = content.split(CSRF_PLACEHOLDER)
+    filled = [parts[0]]
+    for part in parts[1:]:
+        filled.append(get_token(request).encode("ascii"))
+        filled.append(part)
+    return b"".join(filled)
+
+
+def _address(request, name, query) -> list[str]:
+    return [
+        name,
+        translation.get_language() or settings.LANGUAGE_CODE,
+        request.get_host(),
+        request.path,
+        query,
+    ]
+
+
+def _digest(parts) -> str:
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+def page_key(request, name, scopes, query) -> str:
+    """Where the page of the scopes' current generations is stored."""
+    return f"{PREFIX}:page:{_digest(_address(request, name, query) + list(scopes) + _generations(scopes))}"
+
+
+def latest_key(request, name, query) -> str:
+    """Where the last page rendered for this address is kept, whatever its generation."""
+    return f"{PREFIX}:latest:{_digest(_address(request, name, query))}"
+
+
+def _quietly(operation, *args) -> bool:
+    try:
+        operation(*args)
+    except Exception:
+        log.exception("page cache: %s failed", operation.__name__)
+        return False
+    return True
+
+
+def _store(request, response, key, previous_key) -> None:
+    stored = (_strip_csrf(response.content), response["Content-Type"])
+    if _quietly(cache.set_many, {key: stored, previous_key: stored}, timeout()):
+        response[HEADER] = "miss"
+
+
+def _serve(request, stored, state) -> HttpResponse:
+    content, content_type = stored
+    response = HttpResponse(_fill_csrf(request, content), content_type=content_type)
+    response[HEADER] = state
+    return response
+
+
+def cache_public_page(scopes, params=()):
+    """Serve anonymous GETs of the view from the shared cache.
+
+    ``scopes(request, **kwargs)`` returns the scopes the page depends on (None or empty: not cached, e.g. the
+    object does not exist); ``params`` are the query parameters the page reads — a request with any other
+    one is not cached.
+
+    After a bump one request renders the page again; visitors who ask for it while that rendering runs (up
+    to RENDER_LOCK_SECONDS) get the previous copy instead of rendering it too, so a recompute under load
+    costs one rendering per page, not one per waiting visitor.
+    """
+
+    def decorator(view):
+        name = f"{view.__module__}.{view.__name__}"
+
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if not _shareable_request(request):
+                return view(request, *args, **kwargs)
+            query = _query_part(request, params)
+            found_scopes = scopes(request, **kwargs) if query is not None else None
+            if not found_scopes:
+                return view(request, *args, **kwargs)
+            try:
+                key = page_key(request, name, list(found_scopes), query)
+                previous_key = latest_key(request, name, query)
+                stored = cache.get(key)
+                if stored is not None:
+                    return _serve(request, stored, "hit")
+                lock = f"{key}:rendering"
+                locked = cache.add(lock, 1, RENDER_LOCK_SECONDS)
+                previous = None if locked else cache.get(previous_key)
+                if previous is not None:
+                    return _serve(request, previous, "stale")
+            except Exception:  # the cache does not answer: the page is rendered as if it were not cached
+                log.exception("page cache: lookup failed for %s", request.path)
+                return view(request, *args, **kwargs)
+            try:
+                response = view(request, *args, **kwargs)
+                if _shareable_response(request, response):
+                    _store(request, response, key, previous_key)
+            finally:
+                if locked:
+                    _quietly(cache.delete, lock)
+            return response
+
+        wrapped.page_cache_name = name
+        return wrapped
+
+    return decorator
+
+
+# Scopes of the usual page kinds.
+
+
+def by_event(request, pk, **kwargs):
+    return [event_scope(pk)]
+
+
+def by_federation_code(request, code, **kwargs):
+    return [rankings_scope(code)]
+
+
+def calendar_scope(request, **kwargs):
+    return [CALENDAR]
+
+
+# Saves that change what these pages show without a recompute: the event itself (approval, edits,
+# cancellation), its sessions and divisions, a published bridge session or team / ulti round.
+
+
+def _event_changed(sender, instance, **kwargs):
+    bump(event_scope(instance.pk), CALENDAR)
+
+
+def _event_part_changed(sender, instance, **kwargs):
+    bump(event_scope(instance.event_id), CALENDAR)
+
+
+def _event_child_changed(sender, instance, **kwargs):
+    event_id = getattr(instance, "event_id", None)
+    if event_id is not None:
+        bump(event_scope(event_id))
+
+
+def _ulti_round_changed(sender, instance, **kwargs):
+    from ulti.models import Stage
+
+    event_id = Stage.objects.filter(groups__id=instance.group_id).values_list("event_id", flat=True).first()
+    if event_id is not None:
+        bump(event_scope(event_id))
+
+
+def _federation_changed(sender, instance, **kwargs):
+    bump(rankings_scope(instance.code), CALENDAR)
+
+
+def connect_signals():
+    """Called from ResultsConfig.ready()."""
+    for signal, what in ((post_save, "save"), (post_delete, "delete")):
+        signal.connect(_event_changed, sender="tournaments.Event", dispatch_uid=f"page_cache_event_{what}")
+        for label in ("tournaments.Session", "tournaments.Division", "tournaments.Entry"):
+            signal.connect(_event_part_changed, sender=label, dispatch_uid=f"page_cache_{label}_{what}")
+        for label in ("bridge.PairSession", "teams.Round"):
+            signal.connect(_event_child_changed, sender=label, dispatch_uid=f"page_cache_{label}_{what}")
+        signal.connect(_ulti_round_changed, sender="ulti.Round", dispatch_uid=f"page_cache_ulti_round_{what}")
+        signal.connect(
+            _federation_changed, sender="federation.Federation", dispatch_uid=f"page_cache_fed_{what}"
+        )
