@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
+    "auditlog",
     "rules.apps.AutodiscoverRulesConfig",
     "bootstrap",
     "federation",
@@ -55,12 +57,18 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.security_headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "federation.middleware.HungarianFirstLocaleMiddleware",
+    # A lost database connection answers 503 + Retry-After (the transaction is rolled back), not a 500.
+    "federation.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Records the logged-in (or API-token) user as the actor of every audit-log entry of the request.
+    "federation.audit.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it turns locked-out logins into a 429 page.
@@ -155,6 +163,8 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Versenyportál <nore
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# Public pages that change only on recompute are cached for anonymous visitors (results/page_cache.py); 0: off.
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=300)
 
 # Celery: no broker configured means eager mode (tasks run in-process, after commit).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -168,13 +178,21 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+# Socket timeouts: a frozen (not dead) Redis would otherwise hang every publish, i.e. every upload request.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 600,
+    "socket_timeout": 5,
+    "socket_connect_timeout": 5,
+}
 CELERY_BEAT_SCHEDULE = {
     "send-pending-notifications": {"task": "federation.tasks.send_pending_notifications", "schedule": 300.0},
     "rankings-confirmation-deadlines": {"task": "rankings.tasks.confirmation_deadlines", "schedule": 900.0},
     "rankings-refresh-current-lists": {"task": "rankings.tasks.refresh_current_lists", "schedule": 86400.0},
     "appeals-lapse-overdue": {"task": "appeals.tasks.lapse_overdue_appeals", "schedule": 300.0},
+    # Recomputes whose message was lost (broker down at upload, worker killed): re-published after a grace.
+    "results-sweep-recomputes": {"task": "results.tasks.sweep_recomputes", "schedule": 60.0},
 }
+RECOMPUTE_SWEEP_GRACE_SECONDS = env.int("RECOMPUTE_SWEEP_GRACE_SECONDS", default=120)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -214,6 +232,34 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Content Security Policy (django-csp): only our own origin, no inline script or style anywhere (templates use
+# static files and classes; data: images are Bootstrap's and Swagger UI's SVG icons). /api/docs/ serves its
+# Swagger UI start-up script as a separate file (SpectacularSwaggerSplitView), so it needs no exception.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Browser features the portal never uses are switched off (config.security_headers).
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+    "payment=(), usb=()"
+)
+
+# Audit log (django-auditlog, models registered in federation/audit.py): who changed which entry, role,
+# result version or appeal decision, and how. Rows are never edited; the admin shows them read-only.
+AUDITLOG_INCLUDE_ALL_MODELS = False
 
 LOGGING = {
     "version": 1,

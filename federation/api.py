@@ -1,4 +1,5 @@
 from django.contrib.auth import get_user_model
+from django.core.validators import validate_email
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.permissions import IsAuthenticated
@@ -26,7 +27,16 @@ class RegionSerializer(serializers.ModelSerializer):
 
 class ClubSerializer(serializers.ModelSerializer):
     federation = serializers.SlugRelatedField(read_only=True, slug_field="code")
-    region = serializers.PrimaryKeyRelatedField(read_only=True)
+    # Clubs of a federation without regions (MBSz) have none.
+    region = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    # Validated like an EmailField, but published as a plain string: Django accepts internationalised
+    # domains (info@pannónia.example.hu is a real club's address), OpenAPI's `format: email` does not.
+    email = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text="E-mail address; internationalised (IDN) domains are allowed and kept as written.",
+    )
 
     class Meta:
         model = Club
@@ -46,6 +56,11 @@ class ClubSerializer(serializers.ModelSerializer):
             "is_active",
         ]
         read_only_fields = ["id", "federation", "region"]
+
+    def validate_email(self, value):
+        if value:
+            validate_email(value)
+        return value
 
 
 class MembershipPublicSerializer(serializers.ModelSerializer):

@@ -141,7 +141,7 @@ class EntryPlayerSerializer(serializers.ModelSerializer):
 
 class EntrySerializer(serializers.ModelSerializer):
     players = EntryPlayerSerializer(source="members", many=True, read_only=True)
-    division = serializers.StringRelatedField()
+    division = serializers.StringRelatedField(allow_null=True)  # null: the event has no divisions
     status = _status_field(Entry.Status.choices)
     waiting_position = serializers.SerializerMethodField()
 

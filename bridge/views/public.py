@@ -6,6 +6,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 
+from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
 from ..models import PairSession, SessionPair
@@ -24,6 +25,12 @@ def results_index(request):
     return render(request, "bridge/results_index.html", {"events": events})
 
 
+def by_session(request, pk, **kwargs):
+    event_id = PairSession.objects.filter(pk=pk).values_list("event_id", flat=True).first()
+    return None if event_id is None else by_event(request, event_id)
+
+
+@cache_public_page(by_event)
 @login_or_raise
 def event_page(request, pk):
     event = get_object_or_404(
@@ -52,6 +59,7 @@ def event_page(request, pk):
     )
 
 
+@cache_public_page(by_session)
 @login_or_raise
 def session_page(request, pk):
     session = session_or_deny(request, pk)
@@ -79,6 +87,7 @@ def session_page(request, pk):
     )
 
 
+@cache_public_page(by_session, params=("board",))
 @login_or_raise
 def frequencies(request, pk):
     session = session_or_deny(request, pk)
@@ -91,6 +100,7 @@ def frequencies(request, pk):
     )
 
 
+@cache_public_page(by_session)
 @login_or_raise
 def score_card(request, pk, pair):
     session = session_or_deny(request, pk)

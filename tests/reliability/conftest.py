@@ -25,6 +25,7 @@ ROLES = [
     "appeals",
     "other_appeals",
     "ethics",
+    "disciplinary",
     "staff_mbsz",
     "staff_mausz",
     "superuser",
@@ -82,6 +83,7 @@ def _build_world():
     users["director"] = _user("vezeto@demo.hu")
     users["appeals"] = _user("fellebbezes@demo.hu")
     users["ethics"] = _user("etika@demo.hu")
+    users["disciplinary"] = _user("fegyelmi@demo.hu")
     users["staff_mbsz"] = _user("staff.mbsz@demo.hu")
     users["staff_mausz"] = _user("staff.mausz@demo.hu")
     users["superuser"] = _user("admin@demo.hu", superuser=True)
@@ -254,6 +256,7 @@ def _build_world():
         kwargs[name] = {"pk": appeal.pk}
     if decision is not None:
         kwargs["appeal_vote"] = kwargs["appeal_publish"] = {"pk": appeal.pk, "decision_pk": decision.pk}
+        kwargs["appeal_second_vote"] = {"pk": appeal.pk, "decision_pk": decision.pk}
     for name in (
         "appeals_event",
         "appeal_file",
@@ -265,6 +268,8 @@ def _build_world():
     ):
         kwargs[name] = {"pk": appeal_event.pk}
     kwargs["appeals_committee_remove"] = {"pk": appeal_event.pk, "member_pk": member.pk}
+    kwargs["appeals_committee_leave"] = {"pk": appeal_event.pk}
+    kwargs["appeals_committee_leave_decide"] = {"pk": appeal_event.pk, "member_pk": member.pk}
     kwargs["appeals_session_end"] = {"pk": appeal_event.pk, "session_pk": appeal_session.pk}
     kwargs["appeals_reports"] = {"code": "mbsz"}
     kwargs["password_reset_confirm"] = {"uidb64": "MQ", "token": "set-password"}
@@ -301,6 +306,18 @@ def _build_world():
         "appeal-event": appeal_event.pk,
     }
     return w
+
+
+def pytest_collection_modifyitems(items):
+    """Give each schemathesis operation its own node id (test_api_operation[GET /api/v1/clubs/]).
+
+    schemathesis 4.32 names its items per operation but passes no callspec, and pytest 9.2 builds a node id
+    from the callspec only, so all ~90 operations shared one id: under pytest-xdist they were reported as
+    one test, and `pytest "<id>"` could not pick one operation.
+    """
+    for item in items:
+        if getattr(item, "operation_label", None) and item.name.endswith("]") and item._id.params is None:
+            item._id = item._id.with_params(item.name[item.name.index("[") + 1 : -1])
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ party of no appeal; "other_player" plays in another pair of the pair event (and 
 demo appeal); "club_admin" administers the club that organises the demo events, "other_club_admin"
 another MBSz club; "director" directs the demo pair, team, appeals and ulti events, "other_director"
 another MBSz event; "appeals" sits on the demo event's appeals committee, "other_appeals" on another
-event's; "ethics" is on MBSz's Rules and Ethics Committee; "staff_mbsz" / "staff_mausz" are federation
+event's; "ethics" is on MBSz's Rules and Ethics Committee, "disciplinary" on its Disciplinary Committee; "staff_mbsz" / "staff_mausz" are federation
 staff (the bridge objects belong to MBSz, the ulti ones to MAUSZ, so each is "the other federation" for
 the other game); "superuser" is Django's.
 
@@ -27,6 +27,7 @@ ROLES = [
     "appeals",
     "other_appeals",
     "ethics",
+    "disciplinary",
     "staff_mbsz",
     "staff_mausz",
     "superuser",
@@ -60,12 +61,19 @@ PAGES = {
     "appeal_second": {"GET": NOBODY, "POST": NOBODY},
     "appeal_second_decide": {"GET": NOBODY, "POST": NOBODY},
     "appeal_second_deposit": {"GET": NOBODY, "POST": NOBODY},
+    # The demo decision is the panel's (first instance): no second-instance decision to vote on, 404 for all.
+    "appeal_second_vote": {"GET": NOBODY, "POST": NOBODY},
     "appeal_statement": {"GET": NOBODY, "POST": NOBODY},
     "appeal_vote": {"GET": NOBODY, "POST": NOBODY},
     "appeal_withdraw": {"GET": NOBODY, "POST": NOBODY},
     "appeals": {"GET": PUBLIC},
     "appeals_committee_add": {"GET": NOBODY, "POST": NOBODY},
     "appeals_committee_remove": {"GET": NOBODY, "POST": NOBODY},
+    # Only a serving member asks to leave (the demo "appeals" user sits on the demo event's committee).
+    "appeals_committee_leave": {"GET": NOBODY, "POST": {"appeals"}},
+    # The director's consent: the demo member has not asked to leave, so even the director is answered
+    # with a refusal message; the others get 403.
+    "appeals_committee_leave_decide": {"GET": NOBODY, "POST": NOBODY},
     "appeals_discipline": {
         "GET": {"director", "appeals", "staff_mbsz", "superuser"},
         "POST": RUNS_BRIDGE_EVENT,
@@ -75,8 +83,9 @@ PAGES = {
         "POST": {"director", "appeals", "staff_mbsz", "superuser"},
     },
     "appeals_event_start": {"GET": NOBODY, "POST": ORGANISERS_AND_DIRECTOR},
-    "appeals_reports": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},
+    "appeals_reports": {"GET": MBSZ_STAFF | {"disciplinary"}, "POST": MBSZ_STAFF | {"disciplinary"}},
     "appeals_session_end": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
+    "audit_log": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},  # federation staff: their own rows
     "bridge_adjust": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_correction_decide": {"GET": NOBODY, "POST": NOBODY},
     "bridge_correction_request": {"GET": {"player", "other_player"}, "POST": {"player", "other_player"}},
@@ -207,6 +216,9 @@ API = {
     "POST /api/v1/appeals/{id}/second-instance/": {"other_player", "superuser"},
     "POST /api/v1/appeals/{id}/second-instance/decision/": {"ethics", "superuser"},
     "POST /api/v1/appeals/{id}/second-instance/deposit/": {"ethics", "staff_mbsz", "superuser"},
+    "POST /api/v1/appeals/{id}/second-instance/vote/": {"ethics", "superuser"},
+    "POST /api/v1/appeal-events/{id}/committee/leave/": {"appeals"},
+    "POST /api/v1/appeal-events/{id}/committee/leave-decision/": {"director", "superuser"},
     "GET /api/v1/appeal-events/{id}/": {"director", "appeals", "staff_mbsz", "superuser"},
     "GET /api/v1/appeals/": PUBLIC,
     "GET /api/v1/appeals/{id}/": PUBLIC,
@@ -214,6 +226,7 @@ API = {
     "GET /api/v1/bridge/corrections/{id}/": {"player", "director", "staff_mbsz", "superuser"},
     "GET /api/v1/bridge/events/": PUBLIC,
     "GET /api/v1/bridge/events/{id}/": PUBLIC,
+    "GET /api/v1/bridge/events/{id}/settings/": PUBLIC,
     "GET /api/v1/bridge/events/{id}/standings/": PUBLIC,
     "GET /api/v1/bridge/sessions/": PUBLIC,
     "GET /api/v1/bridge/sessions/{id}/": PUBLIC,
@@ -221,7 +234,7 @@ API = {
     "GET /api/v1/clubs/": PUBLIC,
     "GET /api/v1/clubs/{id}/": PUBLIC,
     "GET /api/v1/discipline-measures/": PUBLIC,
-    "GET /api/v1/discipline-reports/": {"staff_mbsz", "staff_mausz", "superuser"},
+    "GET /api/v1/discipline-reports/": {"staff_mbsz", "staff_mausz", "disciplinary", "superuser"},
     "GET /api/v1/entries/": PUBLIC,
     "GET /api/v1/entries/{id}/": PUBLIC,
     "GET /api/v1/events/": PUBLIC,
@@ -256,6 +269,7 @@ API = {
     "GET /api/v1/ulti/rounds/": PUBLIC,
     "GET /api/v1/ulti/rounds/{id}/": PUBLIC,
     "GET /api/v1/ulti/standings/": PUBLIC,
+    "PATCH /api/v1/bridge/events/{id}/settings/": RUNS_BRIDGE_EVENT | ORGANISERS,  # the announced tie-break
     "PATCH /api/v1/clubs/{id}/": ORGANISERS,
     "POST /api/v1/appeal-events/{id}/committee/": ORGANISERS_AND_DIRECTOR,
     "POST /api/v1/appeal-events/{id}/intentions/": RUNS_BRIDGE_EVENT,

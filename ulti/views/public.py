@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from federation.models import Person
+from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
 from ..models import Participant, Stage
@@ -33,6 +34,7 @@ def _header(request, event) -> dict:
     }
 
 
+@cache_public_page(by_event)
 @login_or_raise
 def event_page(request, pk):
     event = event_or_deny(request, pk)
@@ -52,6 +54,7 @@ def _pick(stages, request):
     return chosen or (stages[-1] if stages else None)
 
 
+@cache_public_page(by_event, params=("stage", "group", "after", "player"))
 @login_or_raise
 def standings(request, pk):
     event = event_or_deny(request, pk)
@@ -117,6 +120,7 @@ def _notes(notes):
     return [describe(n) for n in notes]
 
 
+@cache_public_page(by_event)
 @login_or_raise
 def player_card(request, pk, person):
     event = event_or_deny(request, pk)

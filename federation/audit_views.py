@@ -1,0 +1,43 @@
+"""A read-only page of the audit log for federation staff (their federations' rows) and superusers (all)."""
+
+from auditlog.models import LogEntry
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from .audit import VIEW_AUDIT_LOG
+from .models import Role
+from .permissions import _roles
+
+PAGE_SIZE = 50
+
+
+def visible_log_entries(user):
+    """The audit rows `user` may read: all for a superuser, their federations' for staff, none otherwise."""
+    entries = LogEntry.objects.select_related("actor", "content_type").order_by("-timestamp", "-pk")
+    if user.is_superuser:
+        return entries
+    federations = {fed for kind, fed, _club, _event in _roles(user) if kind == Role.FEDERATION_STAFF and fed}
+    if not federations:
+        return None
+    return entries.filter(additional_data__federation__in=sorted(federations))
+
+
+@require_safe
+def audit_log(request):
+    if not request.user.is_authenticated:
+        from django.contrib.auth.views import redirect_to_login
+
+        return redirect_to_login(request.get_full_path())
+    if not request.user.has_perm(VIEW_AUDIT_LOG):
+        raise PermissionDenied
+    entries = visible_log_entries(request.user)
+    if entries is None:
+        raise PermissionDenied
+    model = request.GET.get("model", "")
+    if model:
+        app_label, _, model_name = model.partition(".")
+        entries = entries.filter(content_type__app_label=app_label, content_type__model=model_name)
+    page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "federation/audit_log.html", {"page": page, "model": model})

@@ -1,0 +1,134 @@
+"""The Content-Security-Policy in headless Chromium: the home page, an event page, a bridge session and the
+Swagger UI at /api/docs/ run without a single CSP violation, while an inline script is really refused.
+
+Runs with BROWSER=1 (Chromium and chromedriver installed, `selenium` in the virtualenv); skipped elsewhere.
+"""
+
+import datetime
+import json
+import os
+import random
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+pytestmark = [pytest.mark.e2e]
+
+# Installed before any page script runs (CDP scripts are not subject to the page's CSP): collects every
+# `securitypolicyviolation` event the page raises.
+RECORDER = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__csp.push(e.violatedDirective + " " + (e.blockedURI || "inline") + " " + (e.sourceFile || "") + ":" + e.lineNumber);
+});
+"""
+
+
+@pytest.fixture
+def browser():
+    if os.environ.get("BROWSER") != "1":
+        pytest.skip("browser tests run with BROWSER=1")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600", "--lang=hu"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()
+
+
+def violations(driver):
+    """CSP violations of the current page: the recorded events plus the console's CSP messages."""
+    recorded = driver.execute_script("return window.__csp || [];")
+    console = [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if "Content Security Policy" in entry["message"] or "Refused to" in entry["message"]
+    ]
+    return recorded + console
+
+
+@pytest.fixture
+def pages(transactional_db, mbsz, make_user):
+    from bridge.services import sample, setup, uploads
+    from federation.models import Role
+    from results.models import VersionedUpload
+
+    start = timezone.make_aware(datetime.datetime(2026, 3, 14, 10, 0))
+    event = sample.event_with_pairs(mbsz, pairs=8, title="CSP páros", start=start)
+    session = setup.create_session(
+        event, movement="mitchell", pairs=setup.pairs_from_entries(event), announced=event.sessions.first()
+    )
+    director = make_user("td-csp@example.hu", kind=Role.DIRECTOR, event=event)
+    rows = sample.play(session, random.Random(5))
+    uploads.upload(
+        session,
+        uploads.parse_csv(sample.csv_text(session, rows)),
+        source=VersionedUpload.Source.CSV,
+        user=director,
+    )
+    setup.publish(session, director)
+    return {
+        "home": reverse("home"),
+        "event": reverse("event_detail", args=[event.pk]),
+        "session": reverse("bridge_session", args=[session.pk]),
+        "guide cards": reverse("bridge_guide_cards", args=[session.pk]),
+        "director": director,
+    }
+
+
+def test_pages_and_the_api_docs_run_without_csp_violations(browser, live_server, pages):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    found = {}
+    for name in ("home", "event", "session"):
+        browser.get(live_server.url + pages[name])
+        assert browser.find_element(By.CSS_SELECTOR, "nav.navbar")
+        found[name] = violations(browser)
+
+    # Bootstrap's script runs: the collapsed menu opens on a narrow window.
+    browser.set_window_size(500, 900)
+    browser.get(live_server.url + pages["home"])
+    browser.find_element(By.CSS_SELECTOR, ".navbar-toggler").click()
+    WebDriverWait(browser, 5).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#mainnav .nav-link")))
+    found["menu"] = violations(browser)
+    browser.set_window_size(1280, 1600)
+
+    # A director's print page: the Print button is bound by static/js/portal.js, not an onclick attribute.
+    browser.get(live_server.url + reverse("login"))
+    browser.find_element(By.NAME, "username").send_keys(pages["director"].username)
+    browser.find_element(By.NAME, "password").send_keys("jelszo-12345")
+    browser.find_element(
+        By.CSS_SELECTOR, "main form button[type=submit], main form input[type=submit]"
+    ).click()
+    browser.get(live_server.url + pages["guide cards"])
+    browser.execute_script("window.print = function () { window.__printed = true; };")
+    browser.find_element(By.CSS_SELECTOR, "[data-print]").click()
+    assert browser.execute_script("return window.__printed === true;")
+    found["guide cards"] = violations(browser)
+
+    browser.get(live_server.url + reverse("api_docs"))
+    WebDriverWait(browser, 20).until(
+        ec.presence_of_element_located((By.CSS_SELECTOR, "#swagger-ui .opblock-tag, #swagger-ui .opblock"))
+    )
+    assert "Versenyportál API" in browser.find_element(By.CSS_SELECTOR, "#swagger-ui .info").text
+    found["api docs"] = violations(browser)
+
+    assert found == {name: [] for name in found}, json.dumps(found, indent=1, ensure_ascii=False)
+
+    # The policy is really enforced: an inline script added to the page is refused and reported.
+    browser.get(live_server.url + pages["home"])
+    browser.execute_script(
+        "var s = document.createElement('script'); s.textContent = 'window.__ran = true;';"
+        "document.head.appendChild(s);"
+    )
+    assert browser.execute_script("return window.__ran === undefined;")
+    assert any("script-src" in v for v in violations(browser))
