@@ -263,7 +263,11 @@ class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _pair_event(self, request, pk):
         """The pair event by id, from its announcement on (results need not exist yet)."""
-        event = Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
+        event = (
+            Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
+            if str(pk).isascii() and str(pk).isdigit()
+            else None
+        )
         if event is None or not request.user.has_perm(VIEW_SETTINGS, event):
             raise NotFound
         return event

@@ -1,7 +1,7 @@
 import logging
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connections
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.html import format_html
@@ -36,7 +36,8 @@ class DatabaseUnavailableMiddleware:
     """A lost database connection (PostgreSQL restarting, failing over) answers 503 with Retry-After instead
     of a 500: the request's transaction is already rolled back, so the client may simply try again.
 
-    The answer is built without the database (no base template: its context processors read the session).
+    The answer is built without the database (no base template: its context processors read the session);
+    Django closes the broken connection when the request finishes (close_old_connections).
     """
 
     RETRY_AFTER_SECONDS = 5
@@ -51,8 +52,6 @@ class DatabaseUnavailableMiddleware:
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
         logger.error("database unavailable during %s %s: %s", request.method, request.path, exception)
-        for alias in connections:
-            connections[alias].close_if_unusable_or_obsolete()
         message = _(
             "The database is briefly unavailable; nothing was saved. Please try again in a few seconds."
         )

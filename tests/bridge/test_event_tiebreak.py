@@ -168,3 +168,15 @@ def test_the_tie_break_is_announced_before_any_session_exists(client, mbsz, make
     other.format = other.Format.TEAMS
     other.save(update_fields=["format"])
     assert client.get(f"/api/v1/bridge/events/{other.pk}/settings/").status_code == 404  # not a pair event
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pk", ["AAA", "null,null", "1.5", "٣", "99999999999999999999"])
+def test_a_malformed_event_id_is_a_404_not_a_500(client, director, pk):
+    # Found by the schema fuzzer: the settings route took any path segment as the event id.
+    client.force_login(director)
+    assert client.get(f"/api/v1/bridge/events/{pk}/settings/").status_code == 404
+    response = client.patch(
+        f"/api/v1/bridge/events/{pk}/settings/", {"tie_break": "shared"}, content_type="application/json"
+    )
+    assert response.status_code == 404
