@@ -19,7 +19,7 @@ def test_the_api_gets_a_json_503_with_retry_after(error):
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
     body = json.loads(response.content)
-    assert "nothing was saved" in body["detail"]
+    assert "semmi sem lett elmentve" in body["detail"]  # Hungarian first, the API too
     assert "terminating" not in body["detail"]
 
 
