@@ -176,3 +176,38 @@ def decide(appeal, panel_users, *, votes=(True, True), **fields):
         decisions.publish(proposal, panel_users[0])
         proposal.refresh_from_db()
     return proposal
+
+
+@pytest.fixture
+def scored_bridge_event(mbsz, make_user, django_capture_on_commit_callbacks):
+    """A published 12-pair club event (masterpoints, deposit 2,000 Ft) with its committee of 3 + 2:
+    ``scored_bridge_event(title, seed)`` -> (event, session, director)."""
+    import random
+
+    from bridge.services import sample, setup, uploads
+
+    def make(title, seed):
+        start = timezone.make_aware(datetime.datetime(2026, 11, 28, 10, 0))
+        event = sample.event_with_pairs(mbsz, pairs=12, title=title, start=start)
+        event.event_class, event.masterpoint_multiplier, event.appeal_deposit = "club", "1.00", 2000
+        event.save()
+        director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
+        for i in range(5):
+            committee.add_member(event, make_user(f"ob{i}@example.hu"), is_alternate=i >= 3, by=director)
+        session = setup.create_session(
+            event,
+            movement="mitchell",
+            pairs=setup.pairs_from_entries(event),
+            announced=event.sessions.first(),
+            boards_per_round=3,
+        )
+        rows = sample.play(session, random.Random(seed))
+        with django_capture_on_commit_callbacks(execute=True):
+            uploads.upload(
+                session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
+            )
+        with django_capture_on_commit_callbacks(execute=True):
+            setup.publish(session, director)
+        return event, session, director
+
+    return make

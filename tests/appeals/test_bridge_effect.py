@@ -2,7 +2,6 @@
 (eager), new standings and masterpoints; the cash prize already paid stays as it was (VSz 9)."""
 
 import datetime
-import random
 
 import pytest
 from django.utils import timezone
@@ -11,12 +10,11 @@ pytest.importorskip("bridge.services.adjustments")
 
 from appeals import effects  # noqa: E402
 from appeals.models import Intention  # noqa: E402
-from appeals.services import committee, filing, hearing, panel  # noqa: E402
 from appeals.services import decision as decisions  # noqa: E402
+from appeals.services import filing, hearing, panel  # noqa: E402
 from bridge.models import BoardScore, ResultVersion, SessionStanding  # noqa: E402
 from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides  # noqa: E402
-from bridge.services import sample, setup, uploads  # noqa: E402
-from federation.models import Role  # noqa: E402
+from bridge.services import sample  # noqa: E402
 from rankings.models import Award, AwardVersion, PaymentResultChange, PrizePayment  # noqa: E402
 from rankings.services import record_prize_payment  # noqa: E402
 
@@ -30,28 +28,8 @@ def after(minutes):
 
 
 @pytest.fixture
-def scored_event(mbsz, make_user, django_capture_on_commit_callbacks):
-    event = sample.event_with_pairs(mbsz, pairs=12, title="Fellebbezési páros", start=START)
-    event.event_class, event.masterpoint_multiplier, event.appeal_deposit = "club", "1.00", 2000
-    event.save()
-    director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
-    for i in range(5):
-        committee.add_member(event, make_user(f"ob{i}@example.hu"), is_alternate=i >= 3, by=director)
-    session = setup.create_session(
-        event,
-        movement="mitchell",
-        pairs=setup.pairs_from_entries(event),
-        announced=event.sessions.first(),
-        boards_per_round=3,
-    )
-    rows = sample.play(session, random.Random(7))
-    with django_capture_on_commit_callbacks(execute=True):
-        uploads.upload(
-            session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
-        )
-    with django_capture_on_commit_callbacks(execute=True):
-        setup.publish(session, director)
-    return event, session, director
+def scored_event(scored_bridge_event):
+    return scored_bridge_event("Fellebbezési páros", seed=7)
 
 
 def _award_of(pair):

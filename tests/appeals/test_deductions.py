@@ -3,7 +3,6 @@
 standings and the masterpoints."""
 
 import datetime
-import random
 
 import pytest
 from django.utils import timezone
@@ -12,11 +11,11 @@ pytest.importorskip("bridge.services.adjustments")
 
 from appeals import effects  # noqa: E402
 from appeals.models import Intention, Measure, TimelineEntry  # noqa: E402
-from appeals.services import committee, discipline, filing, hearing, panel  # noqa: E402
 from appeals.services import decision as decisions  # noqa: E402
+from appeals.services import discipline, filing, hearing, panel  # noqa: E402
 from bridge.models import ResultVersion, SessionStanding  # noqa: E402
-from bridge.services import sample, setup, uploads  # noqa: E402
-from federation.models import Notification, Role  # noqa: E402
+from bridge.services import sample  # noqa: E402
+from federation.models import Notification  # noqa: E402
 from rankings.models import AwardVersion  # noqa: E402
 
 pytestmark = pytest.mark.django_db
@@ -25,28 +24,8 @@ START = timezone.make_aware(datetime.datetime(2026, 11, 28, 10, 0))
 
 
 @pytest.fixture
-def scored(mbsz, make_user, django_capture_on_commit_callbacks):
-    event = sample.event_with_pairs(mbsz, pairs=12, title="Levonásos páros", start=START)
-    event.event_class, event.masterpoint_multiplier, event.appeal_deposit = "club", "1.00", 2000
-    event.save()
-    director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
-    for i in range(5):
-        committee.add_member(event, make_user(f"ob{i}@example.hu"), is_alternate=i >= 3, by=director)
-    session = setup.create_session(
-        event,
-        movement="mitchell",
-        pairs=setup.pairs_from_entries(event),
-        announced=event.sessions.first(),
-        boards_per_round=3,
-    )
-    rows = sample.play(session, random.Random(11))
-    with django_capture_on_commit_callbacks(execute=True):
-        uploads.upload(
-            session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
-        )
-    with django_capture_on_commit_callbacks(execute=True):
-        setup.publish(session, director)
-    return event, session, director
+def scored(scored_bridge_event):
+    return scored_bridge_event("Levonásos páros", seed=11)
 
 
 def _leader(session):
