@@ -21,7 +21,7 @@ from django.db.models import F, Max, Q, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.celery import enqueue_on_commit
+from config.celery import enqueue_on_commit, publish
 from federation import age
 from federation.models import Federation, Membership, Person, Region
 from federation.notifications import notify
@@ -68,9 +68,20 @@ def results_changed(event_id: int, reason: str = "") -> None:
 
     ``reason``: "correction" or "appeal" (the first final result is recorded as "final" whatever it says).
     """
+    transaction.on_commit(lambda: _process_event_results(event_id, reason))
+
+
+def _process_event_results(event_id: int, reason: str) -> None:
+    """Publish the rankings' share of a changed result; when the broker cannot take it, do the work here.
+
+    Nothing else would bring it back: the recompute that calls this is already stamped done, so the results
+    sweeper will not run it again. The work is idempotent, so doing it in the caller (in production, the
+    worker that just recomputed) is safe.
+    """
     from . import tasks
 
-    enqueue_on_commit(tasks.process_event_results, event_id, reason)
+    if not publish(tasks.process_event_results, event_id, reason):
+        process_event(event_id, reason)
 
 
 def live_ratings(person_ids, federation=None) -> dict[int, int]:

@@ -2,6 +2,8 @@
 
 import datetime
 import os
+import socket
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -108,3 +110,45 @@ def make_user(db):
         return user
 
     return make
+
+
+# --- A broker outage, for the tests of what survives one ------------------------------------------------
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]  # free once the socket closes: connecting is refused
+
+
+@contextmanager
+def celery_broker(url: str | None):
+    """Point the Celery app at `url` (None: eager, as the test settings are) and back afterwards."""
+    from config.celery import app
+
+    conf = app.conf
+    saved = (conf.task_always_eager, conf.broker_url, os.environ.get("CELERY_BROKER_URL"))
+
+    def switch(eager, url, env):
+        conf.task_always_eager = eager
+        conf.broker_url = url
+        if env is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = env
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    switch(url is None, url or saved[1], url or saved[2])
+    try:
+        yield
+    finally:
+        switch(*saved)
+
+
+@pytest.fixture
+def broker_down():
+    """A real broker outage: the Celery app points at a port where nothing listens, so publishing raises
+    kombu's OperationalError exactly as it does when Redis is down."""
+    with celery_broker(f"redis://127.0.0.1:{closed_port()}/0"):
+        yield

@@ -173,3 +173,16 @@ def test_narrow_sources_win_over_the_catch_all(mbsz, make_event, fake_sources):
     sources.unregister_source("bridge", formats=[event.format])
     sources.result_for(event)
     assert narrow_calls == [event.pk]
+
+
+def test_a_changed_result_reaches_the_rankings_even_when_the_broker_is_down(
+    mbsz, pairs, make_event, build_result, fake_sources, broker_down, django_capture_on_commit_callbacks
+):
+    # The recompute that reports the change is already stamped done, so no sweeper would bring a lost
+    # publish back: the caller does the (idempotent) work itself instead.
+    event = make_event(mbsz, event_class="club")
+    fake_sources[event.pk] = build_result(event, [(i + 1, i + 1, list(p)) for i, p in enumerate(pairs)])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.results_changed(event.pk)
+    assert AwardVersion.objects.filter(event=event, is_current=True).count() == 1
+    assert amounts(event)

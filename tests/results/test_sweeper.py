@@ -1,14 +1,10 @@
 """The recompute sweeper and uploads during a broker outage (SQLite; Celery eager unless a test says so).
 
-The broker outage is real, not a mock: the Celery app is pointed at a port where nothing listens, so
-publishing raises kombu's OperationalError exactly as it does when Redis is down.
+The broker outage is real, not a mock (`broker_down` in tests/conftest.py).
 """
 
 import datetime
-import os
 import random
-import socket
-from contextlib import contextmanager
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -18,48 +14,14 @@ from django.utils import timezone
 from bridge.models import ResultVersion, SessionStanding
 from bridge.services import SCOPE, sample, setup
 from bridge.services.compute import record_failure
-from config.celery import app, publish
+from config.celery import publish
 from federation.models import Role
 from results.models import RecomputeState
 from results.services import mark_uploaded, state_of
 from results.tasks import RECOMPUTE_TASKS, stale_states, sweep_recomputes
+from tests.conftest import celery_broker
 
 START = timezone.make_aware(datetime.datetime(2026, 3, 14, 10, 0))
-
-
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]  # free once the socket closes: connecting is refused
-
-
-@contextmanager
-def broker(url: str | None):
-    """Point the Celery app at `url` (None: eager, as the test settings are) and back afterwards."""
-    conf = app.conf
-    saved = (conf.task_always_eager, conf.broker_url, os.environ.get("CELERY_BROKER_URL"))
-
-    def switch(eager, url, env):
-        conf.task_always_eager = eager
-        conf.broker_url = url
-        if env is None:
-            os.environ.pop("CELERY_BROKER_URL", None)
-        else:
-            os.environ["CELERY_BROKER_URL"] = env
-        app._pool = None
-        app.amqp._producer_pool = None
-
-    switch(url is None, url or saved[1], url or saved[2])
-    try:
-        yield
-    finally:
-        switch(*saved)
-
-
-@pytest.fixture
-def broker_down():
-    with broker(f"redis://127.0.0.1:{closed_port()}/0"):
-        yield
 
 
 @pytest.fixture
@@ -151,7 +113,7 @@ def test_an_upload_with_the_broker_down_is_saved_and_the_sweeper_computes_it(
     assert sweep_recomputes() == 0
     assert RecomputeState.objects.get(pk=state.pk).swept_at is None
 
-    with broker(None):  # the broker is back (eager: the published task runs here and now)
+    with celery_broker(None):  # the broker is back (eager: the published task runs here and now)
         assert sweep_recomputes() == 1
     state = state_of(session.event_id, SCOPE)
     assert not state.processing and state.swept_at is not None
