@@ -117,7 +117,10 @@ def register_models():
         if getattr(model, "get_additional_data", None) is None:
             model.get_additional_data = _additional_data
         if not auditlog.contains(model):
-            auditlog.register(model, exclude_fields=exclude)
+            # Only the model's own columns: left to itself auditlog also records every reverse relation
+            # (an entry's appeals, participants...) as "appeals.Appeal.None" on each creation.
+            own = [f.name for f in model._meta.concrete_fields if f.name not in exclude]
+            auditlog.register(model, include_fields=own)
 
 
 class AuditActorMiddleware(AuditlogMiddleware):

@@ -4,6 +4,8 @@ from auditlog.models import LogEntry
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from .audit import VIEW_AUDIT_LOG
@@ -11,6 +13,34 @@ from .models import Role
 from .permissions import _roles
 
 PAGE_SIZE = 50
+ACTION_LABELS = {
+    LogEntry.Action.CREATE: _("created"),
+    LogEntry.Action.UPDATE: _("changed"),
+    LogEntry.Action.DELETE: _("deleted"),
+    LogEntry.Action.ACCESS: _("viewed"),
+}
+
+
+def _changes(entry) -> list[tuple[str, str, str]]:
+    """(field's verbose name, before, after) for display; the row id of a new record says nothing."""
+
+    def shown(value):
+        if value in (None, "None", ""):
+            return "–"
+        return {"True": _("yes"), "False": _("no")}.get(str(value), str(value))
+
+    model = entry.content_type.model_class()
+    if model is None:  # the model was removed since: show the stored names as they are
+        changes, own = entry.changes_dict, None
+    else:
+        changes = entry.changes_display_dict
+        # Rows written before the registration was narrowed also hold reverse relations: not columns.
+        own = {str(f.verbose_name) for f in model._meta.concrete_fields if not f.primary_key}
+    return [
+        (capfirst(str(name)), shown(before), shown(after))
+        for name, (before, after) in changes.items()
+        if own is None or str(name) in own
+    ]
 
 
 def visible_log_entries(user):
@@ -40,4 +70,8 @@ def audit_log(request):
         app_label, _, model_name = model.partition(".")
         entries = entries.filter(content_type__app_label=app_label, content_type__model=model_name)
     page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+    for entry in page:
+        entry.action_label = ACTION_LABELS.get(entry.action, entry.get_action_display())
+        entry.changes_shown = _changes(entry)
+        entry.is_creation = entry.action == LogEntry.Action.CREATE  # "before" is always empty then
     return render(request, "federation/audit_log.html", {"page": page, "model": model})

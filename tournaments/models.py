@@ -416,7 +416,9 @@ class Entry(models.Model):
         WITHDRAWN = "withdrawn", _("withdrawn")
         DECLINED = "declined", _("declined by the partner")
 
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="entries")
+    event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, related_name="entries", verbose_name=_("event")
+    )
     division = models.ForeignKey(
         Division,
         on_delete=models.PROTECT,
@@ -427,17 +429,27 @@ class Entry(models.Model):
     )
     team_name = models.CharField(_("team name"), max_length=100, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    waiting_since = models.DateTimeField(null=True, blank=True)
+    waiting_since = models.DateTimeField(_("on the waiting list since"), null=True, blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
     )
-    entered_at = models.DateTimeField(default=timezone.now)
+    entered_at = models.DateTimeField(_("entered at"), default=timezone.now)
     by_organiser = models.BooleanField(_("entered by the organiser"), default=False)
     late = models.BooleanField(_("late entry"), default=False)
     division_moved_at = models.DateTimeField(_("moved to another division"), null=True, blank=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
     withdrawn_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("withdrawn by"),
     )
     fee_waived = models.BooleanField(
         _("no fee owed"),

@@ -189,6 +189,11 @@ def test_only_superusers_and_the_federations_staff_read_the_audit_log(
     page = client.get(url)
     assert page.status_code == 200 and f'href="{url}"' in client.get(reverse("home")).content.decode()
     assert "MBSZ-NAPLO" in page.content.decode() and "MAUSZ-NAPLO" not in page.content.decode()
+    # Shown for people: the field's Hungarian name and the action in words, no "None" for a missing value.
+    html = page.content.decode()
+    assert "<strong>Csapatnév</strong>: MBSZ-NAPLO" in html and "létrehozva" in html
+    body = html.split("<tbody>")[1]
+    assert "None" not in body, body[max(0, body.index("None") - 300) : body.index("None") + 100]
 
     client.force_login(superuser)
     page = client.get(url).content.decode()
