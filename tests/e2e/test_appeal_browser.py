@@ -86,8 +86,14 @@ class Walk:
         element = self.driver.find_element(By.CSS_SELECTOR, css)
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
         element.click()
-        # Every button here posts a form: wait for the next page before reading the database.
-        WebDriverWait(self.driver, 15).until(expected_conditions.staleness_of(page))
+        # Every button here posts a form: wait for the next page before reading the database. While the old
+        # page is being torn down Chromium may answer "Node ... does not belong to the document" instead of a
+        # stale-element error: that is the same news, so ask again.
+        from selenium.common.exceptions import WebDriverException
+
+        WebDriverWait(self.driver, 15, ignored_exceptions=(WebDriverException,)).until(
+            expected_conditions.staleness_of(page)
+        )
 
     def text(self):
         from selenium.webdriver.common.by import By
