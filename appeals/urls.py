@@ -48,6 +48,11 @@ urlpatterns = [
         discipline.measure_consent,
         name="appeals_consent",
     ),
+    path(
+        "events/<int:pk>/discipline/<int:measure_pk>/apply/",
+        discipline.measure_apply,
+        name="appeals_measure_apply",
+    ),
     path("discipline/<slug:code>/", discipline.report_list, name="appeals_reports"),
     path("discipline/<slug:code>/<int:pk>/", discipline.report_detail, name="appeals_report"),
 ]

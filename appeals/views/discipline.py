@@ -1,7 +1,8 @@
 """Discipline pages: the director's measures at an event, the committee's consent, the federation's reports."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -66,6 +67,29 @@ def measure_consent(request, pk, measure_pk):
         "appeals_discipline",
         event.pk,
     )
+
+
+@login_required
+@require_POST
+def measure_apply(request, pk, measure_pk):
+    """Apply a point deduction that could not be applied when it was taken (the results were not in yet)."""
+    event = event_or_404(request, pk, "appeals.take_measure")
+    measure = get_object_or_404(Measure, pk=measure_pk, event=event)
+
+    def apply():
+        with transaction.atomic():  # the lock makes two clicks at once apply it once
+            locked = Measure.objects.select_for_update().get(pk=measure.pk)
+            if locked.kind != Measure.Kind.POINT_DEDUCTION or locked.status != Measure.Status.IN_FORCE:
+                raise ValidationError(_("Only a point deduction in force is applied to the results."))
+            if locked.effect:
+                raise ValidationError(
+                    _("This deduction is already in the results (version %(v)s).") % {"v": locked.effect}
+                )
+            version = discipline.apply_deduction(locked, request.user)  # records why when it cannot
+        if version is None:
+            raise ValidationError(_("The deduction could not be applied: the measure's history says why."))
+
+    return act(request, None, apply, _("Deduction applied to the results."), "appeals_discipline", event.pk)
 
 
 def _federation(request, code):

@@ -5,6 +5,7 @@ standings and the masterpoints."""
 import datetime
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 pytest.importorskip("bridge.services.adjustments")
@@ -154,3 +155,44 @@ def test_a_frivolous_appeal_costs_the_appellant_points_through_the_recompute(
     moved = SessionStanding.objects.get(session=session, pair=leader.pair)
     assert moved.total < leader.total and not moved.place.startswith("1")
     assert AwardVersion.objects.get(event=event, is_current=True).reason == "appeal"
+
+
+def test_a_deduction_recorded_before_the_results_is_applied_later_by_the_director(
+    scored, client, make_user, django_capture_on_commit_callbacks
+):
+    # As if taken before the upload: in force, not yet in the results.
+    event, session, director = scored
+    leader = _leader(session)
+    person = leader.pair.pair.entry.members.order_by("position").first().person
+    measure = Measure.objects.create(
+        event=event,
+        session=session.announced,
+        person=person,
+        kind=Measure.Kind.POINT_DEDUCTION,
+        percent=100,
+        reason="Lassú játék.",
+        status=Measure.Status.IN_FORCE,
+        taken_by=director,
+    )
+    url = reverse("appeals_measure_apply", args=[event.pk, measure.pk])
+    before = ResultVersion.objects.filter(session=session).count()
+
+    client.force_login(make_user("jatekos@example.hu"))
+    assert client.post(url).status_code in (403, 404)
+    page = client.get(reverse("appeals_discipline", args=[event.pk]))
+    assert url not in page.content.decode()
+    assert ResultVersion.objects.filter(session=session).count() == before
+
+    client.force_login(director)
+    assert url in client.get(reverse("appeals_discipline", args=[event.pk])).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url)
+    assert response.status_code == 302
+    measure.refresh_from_db()
+    assert measure.effect and ResultVersion.objects.filter(session=session).count() == before + 1
+    moved = SessionStanding.objects.get(session=session, pair=leader.pair)
+    assert moved.total < leader.total
+
+    client.post(url)  # a second click changes nothing
+    assert ResultVersion.objects.filter(session=session).count() == before + 1
+    assert url not in client.get(reverse("appeals_discipline", args=[event.pk])).content.decode()

@@ -336,6 +336,7 @@ ADMIN_OPEN["admin:logout"] = {"GET": {"anonymous", "player"}, "POST": {"anonymou
 UNRESOLVED = {
     "appeal_attachment": "the demo appeals have no attachment (attachment_pk)",
     "appeals_consent": "the demo data has no disciplinary measure (measure_pk)",
+    "appeals_measure_apply": "the demo data has no disciplinary measure (measure_pk)",
     "appeals_report": "the demo data has no disciplinary report (pk)",
     "admin:auth_user_password_change": "admin page keyed by a user id; admin access is covered by the other admin URLs",
 }
