@@ -243,6 +243,9 @@ class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = BridgePairEventSerializer
     permission_classes = [RulesPermission]
     rules_permissions = {"change_scoring_settings": CHANGE_TIE_BREAK}
+    # Only a number routes here: the settings action looks the event up itself (not through get_object,
+    # which turns a malformed id into a 404), so "AAA" must not reach it.
+    lookup_value_regex = "[0-9]+"
 
     def get_queryset(self):
         sessions = visible_sessions(self.request.user).values("event_id")
@@ -263,11 +266,7 @@ class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _pair_event(self, request, pk):
         """The pair event by id, from its announcement on (results need not exist yet)."""
-        event = (
-            Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
-            if str(pk).isascii() and str(pk).isdigit()
-            else None
-        )
+        event = Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
         if event is None or not request.user.has_perm(VIEW_SETTINGS, event):
             raise NotFound
         return event
