@@ -32,11 +32,11 @@ from django.utils import timezone
 
 from bridge.models import BoardResult, EventStanding, ResultVersion, SessionStanding
 from bridge.services import SCOPE, compute, sample, setup
-from config.celery import app
 from federation.models import Federation, Role
 from results.models import RecomputeState
 from results.services import state_of
 from results.tasks import sweep_recomputes
+from tests.conftest import celery_broker
 
 pytestmark = [pytest.mark.e2e]
 
@@ -47,29 +47,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-@contextmanager
-def broker(url: str):
-    """Point this process's Celery app at another broker and back (the environment variable wins over
-    the setting in Celery, so both change)."""
-    conf = app.conf
-    saved = (conf.broker_url, os.environ.get("CELERY_BROKER_URL"))
-
-    def switch(url, env):
-        conf.broker_url = url
-        if env is None:
-            os.environ.pop("CELERY_BROKER_URL", None)
-        else:
-            os.environ["CELERY_BROKER_URL"] = env
-        app._pool = None
-        app.amqp._producer_pool = None
-
-    switch(url, url)
-    try:
-        yield
-    finally:
-        switch(*saved)
 
 
 def bridge_event(pairs=60, sessions=1, title="Hibatűrés"):
@@ -319,7 +296,7 @@ def test_an_upload_while_redis_is_down_is_saved_and_computed_when_it_is_back(
     event = bridge_event(pairs=20, sessions=1)
     client = director_client(event)
     session = new_session(event, 1)
-    with broker(private_redis.url):
+    with celery_broker(private_redis.url):
         private_redis.stop()
         response = upload(
             client, session, 4, lambda took: figure("upload_with_broker_down_s", round(took, 2))
@@ -352,7 +329,7 @@ def test_an_upload_while_redis_is_frozen_answers_within_seconds_and_is_computed_
     event = bridge_event(pairs=20, sessions=1, title="Fagyott broker")
     client = director_client(event)
     session = new_session(event, 1)
-    with broker(private_redis.url):
+    with celery_broker(private_redis.url):
         private_redis.proc.send_signal(signal.SIGSTOP)
         took = []
         try:
