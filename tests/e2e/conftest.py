@@ -103,3 +103,22 @@ def wait_for():
         return False
 
     return wait
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium through selenium (BROWSER=1; CI installs chromium and chromium-driver), in
+    Hungarian, with the browser console's log kept for the tests that read it."""
+    if os.environ.get("BROWSER") != "1":
+        pytest.skip("browser tests run with BROWSER=1")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600", "--lang=hu"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()

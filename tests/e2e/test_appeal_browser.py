@@ -19,22 +19,6 @@ pytestmark = [pytest.mark.e2e]
 PASSWORD = "jelszo-12345"
 
 
-@pytest.fixture
-def browser():
-    if os.environ.get("BROWSER") != "1":
-        pytest.skip("browser tests run with BROWSER=1")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600", "--lang=hu"):
-        options.add_argument(flag)
-    service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.implicitly_wait(5)
-    yield driver
-    driver.quit()
-
-
 class Walk:
     def __init__(self, driver, live_server):
         self.driver, self.base, self.shots = driver, live_server.url, os.environ.get("SCREENSHOTS")

@@ -6,7 +6,6 @@ Runs with BROWSER=1 (Chromium and chromedriver installed, `selenium` in the virt
 
 import datetime
 import json
-import os
 import random
 
 import pytest
@@ -26,21 +25,10 @@ document.addEventListener("securitypolicyviolation", function (e) {
 
 
 @pytest.fixture
-def browser():
-    if os.environ.get("BROWSER") != "1":
-        pytest.skip("browser tests run with BROWSER=1")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600", "--lang=hu"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
-    driver.implicitly_wait(5)
-    yield driver
-    driver.quit()
+def browser(browser):
+    """The shared browser (tests/e2e/conftest.py), recording CSP violations from the first script on."""
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+    return browser
 
 
 def violations(driver):
