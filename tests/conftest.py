@@ -152,3 +152,35 @@ def broker_down():
     kombu's OperationalError exactly as it does when Redis is down."""
     with celery_broker(f"redis://127.0.0.1:{closed_port()}/0"):
         yield
+
+
+# --- The seeded demo, shared by a module's tests ---------------------------------------------------------
+
+
+@contextmanager
+def seeded_demo(django_db_blocker, then=None):
+    """Run seed_demo (and then `then()`) inside a transaction rolled back when the block ends; yields what
+    `then()` returned. For module-scoped fixtures: seeding takes tens of seconds, once per module."""
+    import io
+
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.test import TestCase
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            with TestCase.captureOnCommitCallbacks(execute=True):
+                call_command("seed_demo", stdout=io.StringIO())
+            built = then() if then is not None else None
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)

@@ -6,17 +6,16 @@ seeded demo is crawled from the home page as a visitor, a player, a director and
 HTML page reached is parsed for them. tests/e2e/test_csp_browser.py checks the same in Chromium.
 """
 
-import io
 import re
 from collections import Counter, deque
 from html.parser import HTMLParser
 from urllib.parse import urldefrag, urlsplit
 
 import pytest
-from django.core.management import call_command
-from django.db import transaction
-from django.test import Client, TestCase
+from django.test import Client
 from django.urls import Resolver404, resolve, reverse
+
+from tests.conftest import seeded_demo
 
 pytestmark = pytest.mark.django_db
 
@@ -120,20 +119,8 @@ def test_the_api_docs_page_runs_swagger_ui_from_files(client):
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     """The seeded demo, loaded once for this module inside a transaction rolled back at its end."""
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            with TestCase.captureOnCommitCallbacks(execute=True):
-                call_command("seed_demo", stdout=io.StringIO())
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    yield
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        outer.__exit__(None, None, None)
+    with seeded_demo(django_db_blocker):
+        yield
 
 
 def _crawl(client):

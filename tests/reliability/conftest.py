@@ -5,14 +5,12 @@ in a savepoint within it, and the whole world is rolled back when the module end
 the rest of the suite when it shares an xdist worker's database.
 """
 
-import io
 from dataclasses import dataclass, field
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.db import transaction
-from django.test import TestCase
+
+from tests.conftest import seeded_demo
 
 ROLES = [
     "anonymous",
@@ -323,18 +321,5 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """The demo world plus the roles it lacks; rolled back when the module's tests are done."""
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            with TestCase.captureOnCommitCallbacks(execute=True):
-                call_command("seed_demo", stdout=io.StringIO())
-            built = _build_world()
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    yield built
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        outer.__exit__(None, None, None)
+    with seeded_demo(django_db_blocker, _build_world) as built:
+        yield built
