@@ -5,14 +5,15 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 DEV := DEBUG=1
 
-.PHONY: run test install migrate demo lint format messages e2e clean
+.PHONY: run test install migrate demo lint format messages e2e clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: requirements.txt | $(BIN)/python
+# requirements/dev.lock: runtime + test + dev + load tools, every version pinned and hash-checked (`make lock`).
+$(VENV)/.installed: requirements/dev.lock | $(BIN)/python
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/pip install -r requirements.txt
+	$(BIN)/pip install --require-hashes -r requirements/dev.lock
 	touch $@
 
 install: $(VENV)/.installed
@@ -43,6 +44,12 @@ messages: install
 	# (templates/, config/, federation/) in the project's locale/.
 	$(DEV) $(BIN)/python manage.py makemessages -l hu --no-obsolete -i ".venv/*" -i "var/*" -i "tests/*" -i "bench/*"
 	$(DEV) $(BIN)/python manage.py compilemessages -i ".venv"
+
+# Re-resolve the lock files from pyproject.toml (runtime dependencies and the test / dev / load groups), keeping
+# the versions already locked unless pyproject.toml asks for others; hashes for every file of each release.
+lock: install
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes --no-header -q -o requirements/runtime.lock
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --extra test --extra dev --extra load --generate-hashes --no-header -q -o requirements/dev.lock
 
 clean:
 	rm -rf $(VENV) var
