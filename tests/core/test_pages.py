@@ -62,3 +62,27 @@ def test_static_css_comes_from_the_package(client):
 def test_an_english_browser_still_gets_hungarian_until_it_switches(client):
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
     assert '<html lang="hu">' in html and "Naptár" in html
+
+
+@pytest.mark.django_db
+def test_error_pages_are_the_portals_own_in_hungarian(client, make_user):
+    missing = client.get("/nincs-ilyen-oldal/")
+    assert missing.status_code == 404
+    html = missing.content.decode()
+    assert (
+        "Az oldal nem található" in html and "Naptár" in html
+    )  # the portal's layout, not Django's bare page
+    client.force_login(make_user("jatekos@example.hu"))
+    denied = client.get(reverse("audit_log"))
+    assert denied.status_code == 403
+    html = denied.content.decode()
+    assert "Hozzáférés megtagadva" in html and "Vissza a kezdőlapra" in html
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert "Access denied" in client.get(reverse("audit_log")).content.decode()
+
+
+def test_server_error_page_needs_no_database_and_speaks_hungarian():
+    from django.template import loader
+
+    html = loader.get_template("500.html").render({})
+    assert "Váratlan hiba történt" in html and 'lang="hu"' in html
