@@ -65,9 +65,11 @@ def max_bytes() -> int:
     return settings.RESULT_UPLOAD_MAX_BYTES
 
 
-def read_upload_bytes(upload) -> bytes:
-    """The bytes of an uploaded file (Django's or DRF's ``UploadedFile``), refused if over the limit."""
-    limit = max_bytes()
+def read_upload_bytes(upload, limit: int | None = None) -> bytes:
+    """The bytes of an uploaded file (Django's or DRF's ``UploadedFile``), refused if over the limit.
+
+    ``limit`` is for uploads that are not result files (appeal attachments keep their own 5 MB)."""
+    limit = max_bytes() if limit is None else limit
     if upload.size is not None and upload.size > limit:
         raise UploadTooLarge(limit)
     upload.seek(0)

@@ -453,3 +453,22 @@ def test_request_size_check_leaves_room_for_the_rest_of_the_body(rf):
         check_request_size(rf.post("/", data=b"x" * 2000, content_type="application/json"))
         with pytest.raises(UploadTooLarge):
             check_request_size(rf.post("/", data=b"x" * 100_000, content_type="application/json"))
+
+
+# --- appeals: attachments keep their own 5 MB, read the same bounded way -----------------------------------
+
+appeal = hostile.appeal
+
+
+def test_appeal_attachment_that_lies_about_its_size_is_read_one_byte_over_the_limit(appeal):
+    from django.core.exceptions import ValidationError
+
+    from appeals.services.attachments import MAX_BYTES, add_attachment
+
+    upload = SimpleUploadedFile("card.png", hostile.PNG + b"\0" * MAX_BYTES, content_type="image/png")
+    upload.size = 100
+    before = snapshot()
+    with pytest.raises(ValidationError, match="larger"):
+        add_attachment(appeal.case, appeal.user, upload)
+    assert upload.tell() == MAX_BYTES + 1
+    assert snapshot() == before
