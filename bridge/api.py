@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from federation.api_permissions import RulesPermission
 from federation.models import Role
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, check_request_size, read_upload_text
 from tournaments.models import Event, public_events_q
 
 from .models import (
@@ -173,21 +174,27 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         request={"multipart/form-data": BridgeUploadSerializer},
-        responses={201: BridgeVersionSerializer, 400: BridgeUploadErrorSerializer},
+        responses={
+            201: BridgeVersionSerializer,
+            400: BridgeUploadErrorSerializer,
+            413: BridgeUploadErrorSerializer,
+        },
     )
     @action(detail=True, methods=["post"], parser_classes=[MultiPartParser, FormParser])
     def upload(self, request, pk=None):
         session = self.get_object()
+        try:
+            check_request_size(request)
+        except UploadInputError as error:
+            return Response({"errors": error.messages}, status=error.status_code)
         data = BridgeUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         file = data.validated_data["file"]
         kind = data.validated_data.get("file_format") or (
             "csv" if file.name.lower().endswith(".csv") else "pbn"
         )
-        from bridge.pbn.reader import decode_pbn
-
-        text = decode_pbn(file.read())
         try:
+            text = read_upload_text(file)
             parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
             version = uploads.upload(
                 session,
@@ -200,6 +207,8 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
             )
         except uploads.UploadError as error:
             return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
+        except UploadInputError as error:
+            return Response({"errors": error.messages}, status=error.status_code)
         body = {
             "id": version.pk,
             "number": version.number,

@@ -155,6 +155,8 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(VAR_DIR / "uploads"))
 MEDIA_URL = "/media/"
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# The largest result file (PBN, CSV) any game's upload page or API takes, in bytes (results/upload_input.py).
+RESULT_UPLOAD_MAX_BYTES = env.int("RESULT_UPLOAD_MAX_BYTES", default=4 * 1024 * 1024)
 
 # E-mail: console by default; EMAIL_URL (e.g. smtp+tls://user:pass@host:587) in production.
 _email = env.email_url("EMAIL_URL", default="consolemail://")

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from federation.api_permissions import RulesPermission
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, check_request_size, read_upload_bytes
 from tournaments.models import Event, public_events_q
 
 from .csv_upload import parse_csv
@@ -207,6 +208,10 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def upload(self, request, pk=None):
         match = self.get_object()
+        try:
+            check_request_size(request)
+        except UploadInputError as error:
+            return Response({"errors": error.messages}, status=error.status_code)
         data = TeamUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -223,6 +228,8 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
             )
         except UploadError as error:
             return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
+        except UploadInputError as error:
+            return Response({"errors": error.messages}, status=error.status_code)
         body = {"match": match.pk, "version": upload.number, "processing": not hasattr(match, "result")}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -230,7 +237,7 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
 def _parsed(values):
     Source = VersionedUpload.Source
     if values.get("file") is not None:
-        content = values["file"].read()
+        content = read_upload_bytes(values["file"])
         if values.get("file_format") == "csv":
             return parse_csv(content), Source.CSV, content, values["file"].name
         return parse_pbn(content), Source.PBN, content, values["file"].name

@@ -9,6 +9,8 @@ import io
 
 from django.utils.translation import gettext as _
 
+from results.upload_input import UploadInputError, decode_text
+
 from .parsed import ParsedResult, RoomResults, UploadError, board_number
 from .scores import room_score
 
@@ -18,12 +20,9 @@ ALIASES = {"score": "ns_score", "score_ns": "ns_score", "room": "room", "board":
 
 def _text(data: bytes) -> str:
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        try:
-            text = data.decode("cp1250")  # Hungarian Excel exports
-        except UnicodeDecodeError:
-            raise UploadError(_("the file is neither UTF-8 nor Windows-1250 text"))
+        text = decode_text(data)
+    except UploadInputError as error:
+        raise UploadError(error.messages)
     # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, read_upload_bytes
 
 from .csv_upload import parse_csv
 from .forms import FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
@@ -23,8 +24,6 @@ from .services import pairing as pairing_service
 from .services import results as results_service
 from .services.setup import setup_of
 from .views import _common, team_event_or_404
-
-MAX_FILE = 2 * 1024 * 1024
 
 
 def _runner_match(request, pk) -> Match:
@@ -125,9 +124,7 @@ def upload(request, pk):
                 file_form = FileUploadForm(request.POST, request.FILES, prefix="file")
                 if file_form.is_valid():
                     handle = file_form.cleaned_data["file"]
-                    if handle.size > MAX_FILE:
-                        raise UploadError(_("The file is too large."))
-                    content = handle.read()
+                    content = read_upload_bytes(handle)
                     fmt = file_form.cleaned_data["kind"]
                     parsed = parse_pbn(content) if fmt == "pbn" else parse_csv(content)
                     source = VersionedUpload.Source.PBN if fmt == "pbn" else VersionedUpload.Source.CSV
@@ -157,7 +154,7 @@ def upload(request, pk):
                         match, request.user, card_form.parsed(), note=card_form.cleaned_data["note"]
                     )
                     return _uploaded(request, match)
-        except UploadError as error:
+        except (UploadError, UploadInputError) as error:
             errors = error.messages
     context = _common(request, event, tab="rounds")
     context.update(match=match, file_form=file_form, imps_form=imps_form, card_form=card_form, errors=errors)

@@ -7,7 +7,8 @@ PBN reader, so its refusals keep their line numbers too.
 
 from django.utils.translation import gettext as _
 
-from bridge.pbn.reader import PbnError, decode_pbn, read_games
+from bridge.pbn.reader import PbnError, read_games
+from results.upload_input import UploadInputError, decode_text
 
 from .parsed import ParsedResult, RoomResults, UploadError, board_number
 from .scores import room_score
@@ -29,7 +30,9 @@ def _score_tag(value: str | None) -> str | None:
 
 def parse_pbn(data: bytes) -> ParsedResult:
     try:
-        games = read_games(decode_pbn(data))
+        games = read_games(decode_text(data))
+    except UploadInputError as error:
+        raise UploadError(error.messages)
     except PbnError as error:
         raise UploadError(_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message})
     rooms = RoomResults()

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from federation.api_permissions import RulesPermission
 from federation.models import Role
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, check_request_size, check_text_size
 from tournaments.models import Event, public_events_q
 
 from .models import Group, Round, Standing
@@ -192,17 +193,23 @@ class UltiRoundViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(UltiRoundSerializer(rnd).data)
 
     @extend_schema(
-        request=UltiUploadSerializer, responses={201: UltiUploadResultSerializer, 400: UltiErrorsSerializer}
+        request=UltiUploadSerializer,
+        responses={201: UltiUploadResultSerializer, 400: UltiErrorsSerializer, 413: UltiErrorsSerializer},
     )
     @action(detail=True, methods=["post"])
     def upload(self, request, pk=None):
         """A new version of the round's forint results: every table, or a CSV text. Bad input writes nothing."""
         rnd = self.get_object()
+        try:
+            check_request_size(request)
+        except UploadInputError as error:
+            return Response({"errors": error.messages}, status=error.status_code)
         body = UltiUploadSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         try:
             if data.get("csv"):
+                check_text_size(data["csv"])
                 version = uploads.upload_csv(rnd, data["csv"], user=request.user, note=data.get("note", ""))
             else:
                 results = {
@@ -217,6 +224,8 @@ class UltiRoundViewSet(viewsets.ReadOnlyModelViewSet):
                 )
         except UltiError as error:
             return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
+        except UploadInputError as error:
+            return Response({"errors": error.messages}, status=error.status_code)
         return Response(
             {"round": rnd.pk, "version": version.number, "processing": pages.processing(rnd.event_id)},
             status=status.HTTP_201_CREATED,

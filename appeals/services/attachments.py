@@ -13,6 +13,8 @@ from django.db import transaction
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
+from results.upload_input import UploadTooLarge, read_upload_bytes
+
 from ..models import Appeal, Attachment, TimelineEntry
 from . import timeline
 
@@ -35,27 +37,16 @@ def sniff(head: bytes) -> tuple[str, str] | None:
     return None
 
 
-def _read_limited(upload) -> bytes:
-    # Read one byte more than allowed: a file that claims a small size but is larger is still refused.
-    chunks, size = [], 0
-    for chunk in upload.chunks():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > MAX_BYTES:
-            break
-    return b"".join(chunks)
-
-
 @transaction.atomic
 def add_attachment(appeal, user, upload) -> Attachment:
     if appeal.status in (Appeal.Status.CLOSED, Appeal.Status.WITHDRAWN, Appeal.Status.LAPSED):
         raise ValidationError(_("This case is closed; nothing can be attached."))
     if appeal.attachments.count() >= MAX_PER_CASE:
         raise ValidationError(_("A case takes at most %(n)s attachments.") % {"n": MAX_PER_CASE})
-    if upload.size is not None and upload.size > MAX_BYTES:
-        raise ValidationError(_("The file is larger than %(max)s.") % {"max": filesizeformat(MAX_BYTES)})
-    data = _read_limited(upload)
-    if len(data) > MAX_BYTES:
+    try:
+        # Refused by its declared size unread, and never more than one byte over the limit is read.
+        data = read_upload_bytes(upload, limit=MAX_BYTES)
+    except UploadTooLarge:
         raise ValidationError(_("The file is larger than %(max)s.") % {"max": filesizeformat(MAX_BYTES)})
     if not data:
         raise ValidationError(_("The file is empty."))

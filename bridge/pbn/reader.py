@@ -69,15 +69,6 @@ class Game:
         return tag.value if tag else None
 
 
-def decode_pbn(data: bytes) -> str:
-    """PBN files are UTF-8 today but ISO-8859-1 by the standard: accept both."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return text.removeprefix("\ufeff")
-
-
 _TAG_PAIR = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 
 # A section element: a quoted string token (with \" and \\ escapes) or a run of non-blank characters.

@@ -6,7 +6,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from bridge import dealing as engine
-from bridge.pbn.reader import PbnError, decode_pbn, read_games
+from bridge.pbn.reader import PbnError, read_games
+from results.upload_input import UploadInputError, read_upload_text
 
 from ..services import dealing, versions
 from .common import MANAGE, login_or_raise, session_context, session_or_deny
@@ -55,7 +56,7 @@ def any_statistics(request):
     context = {"form": form}
     if request.method == "POST" and form.is_valid():
         try:
-            games = read_games(decode_pbn(form.cleaned_data["file"].read()))
+            games = read_games(read_upload_text(form.cleaned_data["file"]))
             deals = [g.value("deal") for g in games if g.value("deal")]
             if not deals:
                 raise ValueError(_("the file has no deals"))
@@ -64,6 +65,8 @@ def any_statistics(request):
             form.add_error(
                 None, _("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}
             )
+        except UploadInputError as error:
+            form.add_error("file", error.message)
         except ValueError as error:
             form.add_error(None, str(error))
     return render(request, "bridge/statistics.html", context)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from bridge import movements
 from federation.models import Membership
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, read_upload_text
 
 from ..models import (
     BoardResult,
@@ -89,10 +90,9 @@ def upload(request, pk):
     form = UploadForm(request.POST or None, request.FILES or None)
     errors = []
     if request.method == "POST" and form.is_valid():
-        raw = form.cleaned_data["file"].read()
-        text = _decode(raw)
         kind = form.cleaned_data["format"]
         try:
+            text = read_upload_text(form.cleaned_data["file"])
             parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
             version = uploads.upload(
                 session,
@@ -103,7 +103,7 @@ def upload(request, pk):
                 file_name=form.cleaned_data["file"].name,
                 raw=text,
             )
-        except uploads.UploadError as error:
+        except (uploads.UploadError, UploadInputError) as error:
             errors = error.messages
         else:
             messages.success(
@@ -118,12 +118,6 @@ def upload(request, pk):
         session_context(request, session, form=form, errors=errors, boards=boards),
         status=400 if errors else 200,
     )
-
-
-def _decode(raw: bytes) -> str:
-    from bridge.pbn.reader import decode_pbn
-
-    return decode_pbn(raw)
 
 
 @login_or_raise

@@ -166,6 +166,18 @@ def test_command_reports_the_line_and_the_reason():
         run_command(str(FIXTURES / "missing.pbn"))
 
 
+def test_command_reads_a_windows_1250_file_and_refuses_an_undecodable_one_naming_the_line(tmp_path):
+    text = fixture("howell.pbn").replace('[Event "Howell"]', '[Event "„Őszi kupa” – Kővári"]')
+    cp1250 = tmp_path / "cp1250.pbn"
+    cp1250.write_bytes(text.encode("cp1250"))
+    assert json.loads(run_command(str(cp1250), "--json")) == score_pbn_text(text)
+    broken = tmp_path / "broken.pbn"
+    broken.write_bytes(text.encode("cp1250").replace(b'[Board "2"]', b'[Board "2\x81"]'))
+    line = text.splitlines().index('[Board "2"]') + 1
+    with pytest.raises(CommandError, match=rf"^line {line}: the file cannot be read as UTF-8"):
+        run_command(str(broken), "--json")
+
+
 def test_call_command_by_name():
     from django.conf import settings
 

@@ -8,13 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.pbn.reader import PbnError, decode_pbn, read_games, read_session
+from bridge.pbn.reader import PbnError, read_games, read_session
 from bridge.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord, session_record
 from bridge.pbn.usebio import write_usebio
 from bridge.pbn.writer import write_session
 from bridge.scoring.adjusted import ArtificialScore
 from bridge.scoring.contract import possible_scores
 from bridge.scoring.session import Entry, score_session
+from results.upload_input import decode_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 D = Decimal
@@ -115,10 +116,12 @@ def test_sections_make_pair_ids_unique_across_the_field():
     assert [(r.ns, r.ew) for r in results] == [("A1", "A1"), ("A2", "A2"), ("B1", "B1"), ("B2", "B2")]
 
 
-def test_decode_pbn_accepts_utf8_latin1_and_a_bom():
-    assert decode_pbn('[Event "Kovács"]'.encode()) == '[Event "Kovács"]'
-    assert decode_pbn('[Event "Kovács"]'.encode("latin-1")) == '[Event "Kovács"]'
-    assert decode_pbn(b"\xef\xbb\xbf% PBN 2.1") == "% PBN 2.1"
+def test_pbn_files_decode_as_utf8_with_a_bom_or_as_hungarian_single_byte_text():
+    assert decode_text('[Event "Kovács"]'.encode()) == '[Event "Kovács"]'
+    assert decode_text(b"\xef\xbb\xbf% PBN 2.1") == "% PBN 2.1"
+    # ő and ű of an ISO-8859-2 or Windows-1250 file stay ő and ű (Latin-1 would make them õ and û).
+    assert decode_text('[Event "Kővári Űrsula"]'.encode("iso-8859-2")) == '[Event "Kővári Űrsula"]'
+    assert decode_text('[Event "„Kővári”"]'.encode("cp1250")) == '[Event "„Kővári”"]'
 
 
 # --- refusals, each with its line --------------------------------------------------------------------

@@ -28,6 +28,7 @@ from bridge.models import PairSession, ResultVersion
 from bridge.services import sample, setup, uploads
 from federation.models import Role
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, decode_text
 from teams.csv_upload import parse_csv as teams_parse_csv
 from teams.models import MatchUpload, TeamEvent
 from teams.parsed import UploadError as TeamsUploadError
@@ -292,11 +293,11 @@ def test_bridge_api_refuses_with_400(client, bridge, case, fmt, build, expected)
 
 @pytest.mark.parametrize("case, fmt, build, expected", BRIDGE_CORPUS, ids=[c[0] for c in BRIDGE_CORPUS])
 def test_bridge_service_refuses_and_writes_nothing(bridge, case, fmt, build, expected):
-    from bridge.pbn.reader import decode_pbn
-
-    text = decode_pbn(_bytes(build(bridge)))
+    data = _bytes(build(bridge))
     before = snapshot()
-    with pytest.raises(uploads.UploadError) as refused:
+    # A file that is no text (UTF-16, garbage) is refused by its decoding, before the parser sees it.
+    with pytest.raises((uploads.UploadError, UploadInputError)) as refused:
+        text = decode_text(data)
         parsed = uploads.parse_pbn(text) if fmt == "pbn" else uploads.parse_csv(text)
         uploads.upload(bridge.session, parsed, source=fmt, user=bridge.director, raw=text)
     assert refused.value.messages and any(shows(m, expected) for m in refused.value.messages)
@@ -343,7 +344,7 @@ def test_bridge_accepted_upload_shows_hostile_text_escaped(client, bridge):
 
 
 def test_bridge_latin2_file_is_read_without_a_500(client, bridge):
-    """ISO-8859-2 bytes (ő, ű) in a header: PBN/CSV are read as Latin-1, so the file is still understood."""
+    """ISO-8859-2 bytes (ő, ű) in a header: the file is understood and keeps its letters (not Latin-1's õ, û)."""
     text = bridge.csv.replace("board;NS;EW", "tábla;ÉD-ő;KNy-ű", 1)
     client.force_login(bridge.director)
     response = client.post(
@@ -353,6 +354,11 @@ def test_bridge_latin2_file_is_read_without_a_500(client, bridge):
     assert_safe(response)
     assert response.status_code == 302
     assert ResultVersion.objects.filter(session=bridge.session).count() == 2
+    assert (
+        ResultVersion.objects.filter(session=bridge.session)
+        .latest("number")
+        .raw.startswith("tábla;ÉD-ő;KNy-ű")
+    )
 
 
 # --- bridge teams: match uploads ----------------------------------------------------------------------------
@@ -418,7 +424,7 @@ TEAMS_CORPUS = [
     ("csv-empty", "csv", "", "empty"),  # the form's or the parser's
     ("csv-utf16", "csv", teams_csv().encode("utf-16"), "line 1"),
     ("csv-garbage", "csv", garbage(3, avoid=b"\r\x81\x83\x88\x90\x98"), "line"),
-    ("csv-too-large", "csv", teams_csv() + "#" * (3 * 1024 * 1024), "too large"),
+    ("csv-too-large", "csv", teams_csv() + "#" * settings.RESULT_UPLOAD_MAX_BYTES, "too large"),
     ("pbn-truncated-mid-tag", "pbn", teams_pbn()[:-30], "line"),
     ("pbn-no-room", "pbn", teams_pbn(room_tag="Site"), "Room"),
     ("pbn-script-room", "pbn", teams_pbn().replace('"Open"', f'"{SCRIPT}"', 1), "Room"),
@@ -566,7 +572,6 @@ ULTI_CORPUS = [
     ("script-table", lambda w: ulti_csv(w).replace("\n1;", f"\n{SCRIPT};", 1), "Line 2", "table number"),
     ("empty", lambda w: "", "", "empty"),
     ("utf16", lambda w: ulti_csv(w).encode("utf-16"), "", "UTF-8"),
-    ("latin2", lambda w: ulti_csv(w).replace("forint", "eredmény őű").encode("iso-8859-2"), "", "UTF-8"),
     ("garbage", lambda w: garbage(6), "", "UTF-8"),
 ]
 
@@ -693,7 +698,11 @@ def test_fixed_defect_teams_superscript_board(client, teams, fmt):
 
 def test_fixed_defect_teams_csv_binary_garbage(client, teams):
     before = snapshot()
-    _refused_cleanly(_teams_post(client, teams, "csv", b"board;room;ns_score\n\x81\x98\xff\n"), before)
+    response = _teams_post(client, teams, "csv", b"board;room;ns_score\n\x81\x98\xff\n")
+    _refused_cleanly(response, before)
+    assert (
+        "line 2: the file cannot be read as UTF-8" in response.content.decode()
+    )  # the first bad byte's line
 
 
 @pytest.mark.parametrize("variant", ["lone-cr", "oversized-cell"])

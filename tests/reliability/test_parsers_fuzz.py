@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridge.csv_upload import CsvError, read_csv
-from bridge.pbn.reader import PbnError, decode_pbn, read_games, read_session
+from bridge.pbn.reader import PbnError, read_games, read_session
 from bridge.scoring.contract import parse_contract, parse_tricks
+from results.upload_input import UndecodableUpload, decode_text
 from teams.csv_upload import parse_csv as teams_csv
 from teams.parsed import UploadError
 from teams.pbn_upload import parse_pbn as teams_pbn
@@ -128,8 +129,13 @@ def test_pbn_reader_refuses_only_with_pbn_error(text):
 
 @FUZZ
 @given(BYTES)
-def test_pbn_bytes_always_decode(data):
-    assert isinstance(decode_pbn(data), str)
+def test_file_bytes_decode_or_are_refused_naming_a_line(data):
+    try:
+        assert isinstance(decode_text(data), str)
+    except UndecodableUpload as error:
+        assert (
+            1 <= error.line <= data.count(b"\n") + data.count(b"\r") + 1 and str(error.line) in error.message
+        )
 
 
 @FUZZ

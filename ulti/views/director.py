@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from config.celery import enqueue_on_commit
 from results.models import VersionedUpload
+from results.upload_input import UploadInputError, check_text_size, read_upload_text
 
 from .. import tasks
 from ..models import RoundUpload, Stage
@@ -186,19 +187,16 @@ def upload(request, pk):
         upload_file = request.FILES.get("file")
         text = request.POST.get("text", "")
         name = ""
-        if upload_file is not None:
-            name = upload_file.name
-            try:
-                text = upload_file.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = None
         try:
-            if text is None:
-                raise UltiError(_("The file is not UTF-8 text."))
+            if upload_file is not None:
+                name = upload_file.name
+                text = read_upload_text(upload_file)
+            else:
+                check_text_size(text)
             uploads.upload_csv(
                 rnd, text, user=request.user, file_name=name, note=request.POST.get("note", "")
             )
-        except UltiError as error:
+        except (UltiError, UploadInputError) as error:
             show_errors(request, error)
         else:
             messages.success(request, _("Results uploaded; the standings are being recomputed."))

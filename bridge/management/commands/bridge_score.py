@@ -6,7 +6,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from bridge.offline import score_pbn_text
-from bridge.pbn.reader import PbnError, decode_pbn
+from bridge.pbn.reader import PbnError
+from results.upload_input import UndecodableUpload, decode_text
 
 
 class Command(BaseCommand):
@@ -30,9 +31,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         path = Path(options["file"])
         try:
-            text = decode_pbn(path.read_bytes())
+            text = decode_text(path.read_bytes())
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc.strerror or exc}")
+        except UndecodableUpload as exc:
+            raise CommandError(exc.message)
         try:
             result = score_pbn_text(text, method=options["method"], scale=options["scale"])
         except PbnError as exc:
