@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -199,7 +200,7 @@ def link_request_decide(request, pk):
         accounts.reject_link(link, by=request.user)
         messages.info(request, _("The request was refused."))
     else:
-        messages.error(request, _("Choose approve or reject."))
+        return HttpResponseBadRequest(_("Choose approve or reject."))
     return redirect("link_requests")
 
 
