@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core import signing
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -68,6 +68,23 @@ def send_verification(user, request):
     notify([user.email or user.username], _("Versenyportál: confirm your e-mail address"), body)
 
 
+def _new_unverified_account(email, data, password):
+    try:
+        with transaction.atomic():
+            user = User.objects.create(
+                username=email,
+                email=email,
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                password=password,
+                is_active=False,
+            )
+            EmailVerification.objects.create(user=user)
+    except IntegrityError:
+        return None
+    return user
+
+
 def register(data, request):
     """Create (or renew) an unverified account, or tell the owner of a known address; the caller answers
     the same in every case."""
@@ -80,17 +97,12 @@ def register(data, request):
             or User.objects.select_for_update().filter(email__iexact=email).first()
         )
         if existing is None:
-            user = User.objects.create(
-                username=email,
-                email=email,
-                first_name=data["first_name"],
-                last_name=data["last_name"],
-                password=password,
-                is_active=False,
-            )
-            EmailVerification.objects.create(user=user)
-            send_verification(user, request)
-        elif is_unverified(existing):
+            user = _new_unverified_account(email, data, password)
+            if user is not None:
+                send_verification(user, request)
+                return
+            existing = User.objects.get(username=email)  # registered at this very moment by another request
+        if is_unverified(existing):
             # Not verified yet: the latest registration replaces it; only the mailbox's owner can finish it.
             existing.first_name, existing.last_name = data["first_name"], data["last_name"]
             existing.password = password
