@@ -30,8 +30,10 @@ def test_a_guessed_account_is_locked_everywhere_but_only_for_the_cool_off(client
     assert response.status_code == 429 and not logged_in(client)
     cool_off = settings.AXES_COOLOFF_TIME * 3600
     assert 0 < int(response["Retry-After"]) <= cool_off
-    # Failures while locked out do not prolong the lockout.
-    attempt(client, "aldozat@example.hu", ip="198.51.100.200")
+    # Failures while locked out are not recorded, so they do not prolong the lockout.
+    recorded = list(AccessAttempt.objects.order_by("pk").values_list("attempt_time", flat=True))
+    assert attempt(client, "aldozat@example.hu", ip="198.51.100.5").status_code == 429
+    assert list(AccessAttempt.objects.order_by("pk").values_list("attempt_time", flat=True)) == recorded
     # After the cool-off the real user logs in.
     AccessAttempt.objects.update(
         attempt_time=datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=cool_off + 1)
