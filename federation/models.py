@@ -382,17 +382,29 @@ class LinkRequest(models.Model):
         (BY_APPROVAL, _("approval by the club or federation")),
     ]
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="link_requests")
-    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="link_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="link_requests",
+        verbose_name=_("account"),
+    )
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="link_requests", verbose_name=_("person")
+    )
     # The membership's federation and club, copied so the role predicates find the request's scope.
-    federation = models.ForeignKey(Federation, on_delete=models.CASCADE)
-    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True)
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, verbose_name=_("federation"))
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("club"))
     method = models.CharField(_("method"), max_length=10, choices=METHODS)
     status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=PENDING)
-    created_at = models.DateTimeField(default=timezone.now)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("requested at"), default=timezone.now)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
     )
 
     class Meta:
