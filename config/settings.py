@@ -120,16 +120,41 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Self-registered accounts stay inactive until the mailed link is followed (federation/accounts.py); a
+# member link waits for the member's confirmation by mail (or a club admin's / the staff's approval).
+EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 86400)
+LINK_CONFIRMATION_MAX_AGE = env.int("LINK_CONFIRMATION_MAX_AGE", default=7 * 86400)
+# Attempts per ACCOUNT_THROTTLE_WINDOW seconds (federation/throttle.py): member linking per account, per
+# member record and per address; registration and "send the link again" per address and per e-mail.
+ACCOUNT_THROTTLE_WINDOW = env.int("ACCOUNT_THROTTLE_WINDOW", default=3600)
+ACCOUNT_THROTTLE_LIMITS = {
+    "link_account": env.int("LINK_ATTEMPTS_PER_ACCOUNT", default=5),
+    "link_member": env.int("LINK_ATTEMPTS_PER_MEMBER", default=5),
+    "link_ip": env.int("LINK_ATTEMPTS_PER_IP", default=20),
+    "register_ip": env.int("REGISTRATIONS_PER_IP", default=10),
+    "register_address": env.int("REGISTRATIONS_PER_ADDRESS", default=3),
+}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login throttling (django-axes): lock a username+IP pair after repeated failures.
+# The client address of throttles and the login lockout (federation/client_ip.py): X-Forwarded-For is read
+# only when this many trusted proxies of ours stand in front of gunicorn (0: the header is ignored).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+
+# Login lockout (django-axes, federation/login_security.py): a username is locked after AXES_FAILURE_LIMIT
+# failures, an address after AXES_IP_FAILURE_LIMIT failures over all usernames (password spraying); both
+# for AXES_COOLOFF_TIME after the last failure (failures while locked do not extend it), answered 429 with
+# Retry-After.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_IP_FAILURE_LIMIT = env.int("AXES_IP_FAILURE_LIMIT", default=30)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_HANDLER = "federation.login_security.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "federation.client_ip.client_ip"
+AXES_LOCKOUT_CALLABLE = "federation.login_security.lockout_response"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 LANGUAGE_CODE = "hu"
@@ -210,7 +235,13 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+    # Per client address (anonymous) and per user; 429 with Retry-After beyond them (config/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.AnonRateThrottle", "config.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="120/min"),
+        "user": env.str("API_THROTTLE_USER", default="600/min"),
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Versenyportál API",

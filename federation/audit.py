@@ -27,8 +27,9 @@ AUDITED = [
     # entries
     ("tournaments.Entry", []),
     ("tournaments.EntryMember", []),
-    # roles
+    # roles, and who made an account act as a member (the member's mailed confirmation or an approval)
     ("federation.Role", []),
+    ("federation.LinkRequest", []),
     # results: uploads, corrections, adjustments (all append-only versions) and what leads to them
     ("bridge.ResultVersion", ["raw", "deals"]),
     ("bridge.ResultPenalty", []),

@@ -1,9 +1,8 @@
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import Federation, MemberRequest, Membership, Person
+from .models import Federation, MemberRequest, Membership
 
 User = get_user_model()
 
@@ -16,10 +15,9 @@ class RegistrationForm(forms.Form):
     password2 = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False)
 
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(username__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this e-mail address already exists."))
-        return email
+        # No "already registered" error: the answer must not tell whether an address has an account
+        # (federation.accounts.register mails the owner a notice instead).
+        return self.cleaned_data["email"].strip().lower()
 
     def clean(self):
         data = super().clean()
@@ -39,16 +37,6 @@ class RegistrationForm(forms.Form):
                 self.add_error("password1", error)
         return data
 
-    def save(self):
-        d = self.cleaned_data
-        return User.objects.create_user(
-            username=d["email"],
-            email=d["email"],
-            password=d["password1"],
-            first_name=d["first_name"],
-            last_name=d["last_name"],
-        )
-
 
 class LinkMemberForm(forms.Form):
     """Link the account to a member record: member number plus birth date must match."""
@@ -57,40 +45,45 @@ class LinkMemberForm(forms.Form):
     member_number = forms.CharField(label=_("Member number"), max_length=20)
     birth_date = forms.DateField(label=_("Birth date"), widget=forms.DateInput(attrs={"type": "date"}))
 
-    def __init__(self, *args, user, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.user = user
-        self.membership = None
+    # One message for every failure: unknown number, wrong birth date, a record linked to somebody else.
+    NO_MATCH = _("No member matches this member number and birth date, or the record cannot be linked.")
 
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
+    def matching_membership(self):
+        """The membership to link (call after is_valid() and the throttle), or None with the one error."""
+        data = self.cleaned_data
         membership = (
-            Membership.objects.select_related("person")
+            Membership.objects.select_related("person", "federation", "club")
             .filter(federation=data["federation"], member_number=data["member_number"].strip())
             .first()
         )
-        # One message for both failures, so the form cannot be used to probe birth dates.
-        if membership is None or membership.person.birth_date != data["birth_date"]:
-            raise forms.ValidationError(_("No member matches this member number and birth date."))
-        person = membership.person
-        if person.user_id and person.user_id != self.user.pk:
-            raise forms.ValidationError(_("This member record is already linked to another account."))
-        existing = getattr(self.user, "person", None)
-        if existing is not None and existing.pk != person.pk:
-            raise forms.ValidationError(_("Your account is already linked to another member record."))
-        self.membership = membership
-        return data
+        if (
+            membership is None
+            or membership.person.birth_date != data["birth_date"]
+            or membership.person.user_id
+        ):
+            self.add_error(None, self.NO_MATCH)
+            return None
+        return membership
 
-    @transaction.atomic
-    def save(self):
-        person = Person.objects.select_for_update().get(pk=self.membership.person_id)
-        person.user = self.user
-        if not person.email:
-            person.email = self.user.email
-        person.save(update_fields=["user", "email"])
-        return person
+
+class VerifyEmailForm(forms.Form):
+    password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        if not self.user.check_password(self.cleaned_data["password"]):
+            raise forms.ValidationError(_("This is not the password given at registration."))
+        return self.cleaned_data["password"]
+
+
+class ResendVerificationForm(forms.Form):
+    email = forms.EmailField(label=_("E-mail"))
+
+    def clean_email(self):
+        return self.cleaned_data["email"].strip().lower()
 
 
 class MemberRequestForm(forms.ModelForm):

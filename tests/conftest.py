@@ -24,6 +24,14 @@ def _no_axes_lockout_bleed(settings):
     settings.AXES_ENABLED = True
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    # The account and API throttles count in the cache (locmem here): each test starts with none counted.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def mbsz(db):
     return Federation.objects.create(

@@ -3,7 +3,10 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 
+from federation.demo import DEMO_PASSWORD
 from federation.models import Club, Licence, Membership, Person, Region, Role, Suspension
 
 
@@ -29,3 +32,7 @@ def test_seed_demo_is_idempotent_and_realistic():
     users = get_user_model().objects
     assert users.get(username="admin@demo.hu").is_superuser
     assert users.get(username="jatekos@demo.hu").person is not None
+    # The demo logins count as verified: they log in without an e-mail check.
+    client = Client()
+    client.post(reverse("login"), {"username": "jatekos@demo.hu", "password": DEMO_PASSWORD})
+    assert "_auth_user_id" in client.session

@@ -1,11 +1,12 @@
 import datetime
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from federation.models import Person
+from federation.models import Notification, Person
 
 User = get_user_model()
 PASSWORD = "Bridzs-Ulti-2026"
@@ -24,12 +25,27 @@ def register(client, email="uj.jatekos@example.hu", password=PASSWORD, password2
     )
 
 
+def mailed_path(recipient, prefix):
+    body = Notification.objects.filter(recipient=recipient).order_by("-pk").first().body
+    return re.search(r"https?://testserver(" + prefix + r"[^/\s]+/)", body).group(1)
+
+
+def register_and_verify(client, email="uj.jatekos@example.hu", password=PASSWORD):
+    """Register, then follow the verification link mailed to the address (it logs the account in)."""
+    register(client, email=email, password=password)
+    return client.post(mailed_path(email, "/accounts/verify/"), {"password": password})
+
+
 @pytest.mark.django_db
 def test_registration_creates_an_account_and_logs_in(client):
     response = register(client)
-    assert response.status_code == 302 and response.url == reverse("link_member")
+    assert response.status_code == 302 and response.url == reverse("register_done")
     user = User.objects.get(username="uj.jatekos@example.hu")
     assert user.check_password(PASSWORD)
+    # Inactive until the e-mail is verified; following the link logs in.
+    assert not user.is_active and client.get(reverse("profile")).status_code == 302
+    response = client.post(mailed_path(user.email, "/accounts/verify/"), {"password": PASSWORD})
+    assert response.status_code == 302 and response.url == reverse("link_member")
     assert client.get(reverse("profile")).status_code == 200
 
 
@@ -39,7 +55,8 @@ def test_registration_refuses_weak_password_and_duplicate_email(client, make_use
     assert response.status_code == 200 and not User.objects.exists()
     make_user("foglalt@example.hu")
     response = register(client, email="Foglalt@example.hu")
-    assert response.status_code == 200
+    # The same answer as for a new address (it must not tell that the address is known), but no new account.
+    assert response.status_code == 302 and response.url == reverse("register_done")
     assert User.objects.filter(username__iexact="foglalt@example.hu").count() == 1
 
 
@@ -47,11 +64,13 @@ def test_registration_refuses_weak_password_and_duplicate_email(client, make_use
 def test_linking_by_member_number_and_birth_date(client, mbsz, make_person):
     person = make_person(mbsz, birth_date=datetime.date(1961, 4, 9))
     number = person.memberships.get().member_number
-    register(client)
+    register_and_verify(client)
     response = client.post(
         reverse("link_member"), {"federation": mbsz.pk, "member_number": number, "birth_date": "1961-04-09"}
     )
     assert response.status_code == 302
+    # Effective once the member confirms through the link mailed to the record's address.
+    client.post(mailed_path(person.email, "/accounts/link/confirm/"), {"decision": "confirm"})
     person.refresh_from_db()
     assert person.user.username == "uj.jatekos@example.hu"
 
@@ -60,7 +79,7 @@ def test_linking_by_member_number_and_birth_date(client, mbsz, make_person):
 def test_linking_with_a_wrong_birth_date_is_refused(client, mbsz, make_person):
     person = make_person(mbsz, birth_date=datetime.date(1961, 4, 9))
     number = person.memberships.get().member_number
-    register(client)
+    register_and_verify(client)
     response = client.post(
         reverse("link_member"), {"federation": mbsz.pk, "member_number": number, "birth_date": "1961-04-10"}
     )
@@ -74,7 +93,7 @@ def test_linking_with_a_wrong_birth_date_is_refused(client, mbsz, make_person):
 def test_a_member_record_linked_to_someone_else_cannot_be_taken(client, mbsz, make_person, make_user):
     owner = make_user("tulaj@example.hu")
     person = make_person(mbsz, birth_date=datetime.date(1961, 4, 9), user=owner)
-    register(client)
+    register_and_verify(client)
     client.post(
         reverse("link_member"),
         {
@@ -89,7 +108,7 @@ def test_a_member_record_linked_to_someone_else_cannot_be_taken(client, mbsz, ma
 
 @pytest.mark.django_db
 def test_member_request_is_recorded(client, mbsz):
-    register(client)
+    register_and_verify(client)
     response = client.post(
         reverse("member_request"),
         {

@@ -271,6 +271,16 @@ def _build_world():
     kwargs["appeals_session_end"] = {"pk": appeal_event.pk, "session_pk": appeal_session.pk}
     kwargs["appeals_reports"] = {"code": "mbsz"}
     kwargs["password_reset_confirm"] = {"uidb64": "MQ", "token": "set-password"}
+    kwargs["verify_email"] = kwargs["link_confirm"] = {"token": "no-such-token"}
+    # A member of the demo club asks to be linked; his record has no e-mail, so the club or the staff approves.
+    from federation.models import LinkRequest, Membership
+
+    unlinked = Membership.objects.filter(club=club, person__user__isnull=True).order_by("pk").first()
+    requester = _user("link.requester@example.hu")
+    link_request = LinkRequest.objects.create(
+        user=requester, person=unlinked.person, federation=mbsz, club=club, method=LinkRequest.BY_APPROVAL
+    )
+    kwargs["link_request_decide"] = {"pk": link_request.pk}
     w.kwargs = kwargs
 
     from rankings.models import Award as RankingAward

@@ -141,6 +141,12 @@ PAGES = {
     "fee_ledger": {"GET": ORGANISERS_AND_DIRECTOR, "POST": ORGANISERS_AND_DIRECTOR},
     "home": {"GET": PUBLIC},
     "link_member": {"GET": LOGGED_IN, "POST": LOGGED_IN},
+    # The signed link mailed to a member record's address (the matrix's token is not a valid one).
+    "link_confirm": {"GET": PUBLIC, "POST": PUBLIC},
+    # Pending links of records without an e-mail: club admins (any club: the list is of their own clubs) and
+    # staff see the page; only the member's club's admin and its federation's staff decide (400: no decision).
+    "link_requests": {"GET": {"club_admin", "other_club_admin", "staff_mbsz", "staff_mausz", "superuser"}},
+    "link_request_decide": {"GET": NOBODY, "POST": {"club_admin", "staff_mbsz", "superuser"}},
     "login": {"GET": PUBLIC},
     "logout": {"GET": NOBODY},
     "manage_entries": {"GET": ORGANISERS_AND_DIRECTOR, "POST": ORGANISERS_AND_DIRECTOR},
@@ -169,6 +175,9 @@ PAGES = {
     "rankings_season_invite": {"GET": NOBODY, "POST": NOBODY},
     "rankings_season_recompute": {"GET": NOBODY, "POST": MAUSZ_STAFF},
     "register": {"GET": PUBLIC},
+    "register_done": {"GET": PUBLIC},
+    "resend_verification": {"GET": PUBLIC, "POST": PUBLIC},
+    "verify_email": {"GET": PUBLIC, "POST": PUBLIC},
     "results": {"GET": PUBLIC},
     "schema": {"GET": PUBLIC},
     "set_language": {"GET": PUBLIC},
