@@ -15,6 +15,7 @@ writing anything; pages show the list and ask, the API answers 409 with it.
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -97,5 +98,6 @@ def described(version, *, kind_of=None) -> dict:
         "kind_label": str(kind_of or version.get_source_display()),
         "by": (by.get_full_name() or by.get_username()) if by else "",
         "at": version.uploaded_at.isoformat(),
+        "at_text": timezone.localtime(version.uploaded_at).strftime("%Y-%m-%d %H:%M"),
         "reason": version.note,
     }

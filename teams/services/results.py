@@ -86,16 +86,13 @@ def upload_result(
     sha = hashlib.sha256(content).hexdigest() if content else sha256
     with transaction.atomic():
         lock_state(match.round.event_id, SCOPE)  # versions of one event are numbered in turn
-        latest = MatchUpload.objects.filter(match=match).order_by("-number").first()
-        latest_number = latest.number if latest else 0
+        latest_number = _latest_number(match)
         if based_on is not None and int(based_on) != latest_number:
             raise UploadError(
                 _("The match's results changed meanwhile (now version %(n)s): check the upload again.")
                 % {"n": latest_number}
             )
-        body = decision_layers.Content.of_parsed(parsed, match.round.boards)
-        layers = decision_layers.in_force(match)
-        affected = [(d, delta) for d, delta in layers if decision_layers.covers(body, delta)]
+        body, layers, affected = _layers(match, parsed)
         try:
             chosen = resolve([d.pk for d, _delta in affected], decisions, reasons)
         except ResolutionError as error:
@@ -109,6 +106,24 @@ def upload_result(
             if actions[decision.pk][0] != Action.SET_ASIDE:
                 decision_layers.reapply(body, decision, delta)
         return _write(match, user, body, actions, source=source, note=note, file_name=file_name, sha256=sha)
+
+
+def _latest_number(match) -> int:
+    latest = MatchUpload.objects.filter(match=match).order_by("-number").first()
+    return latest.number if latest else 0
+
+
+def _layers(match, parsed):
+    body = decision_layers.Content.of_parsed(parsed, match.round.boards)
+    layers = decision_layers.in_force(match)
+    return body, layers, [(d, delta) for d, delta in layers if decision_layers.covers(body, delta)]
+
+
+def pending_decisions(match: Match, parsed: ParsedResult) -> tuple[list[dict], int]:
+    """What an upload would ask the director, without writing: (the affected decisions, the version)."""
+    _check(match, parsed)
+    body, _all, affected = _layers(match, parsed)
+    return [decision_layers.describe(match, d, delta, body) for d, delta in affected], _latest_number(match)
 
 
 def _write(match, user, body, actions, *, source, note="", file_name="", sha256=""):

@@ -161,3 +161,126 @@ def test_the_orm_refuses_to_rewrite_team_uploads_and_line_ups(published, make_pe
         with pytest.raises(TypeError, match="append-only"):
             model.objects.all().delete()
     assert MatchUpload.objects.filter(match=match).count() == 1 and LineUpSeat.objects.count() == len(seats)
+
+
+def card_form(boards=6):
+    """Every board level: 110 in both rooms."""
+    form = {"kind": "card", "card-note": "újra"}
+    for i in range(boards):
+        form |= {f"card-board_{i}": i + 1, f"card-open_{i}": "110", f"card-closed_{i}": "110"}
+    return form
+
+
+def test_page_reupload_asks_first_and_stores_nothing_until_confirmed(published, adjusted, client):
+    event, user, match, _other = published
+    client.force_login(user)
+    url = f"/teams/matches/{match.pk}/upload/"
+    response = client.post(url, card_form())
+    page = response.content.decode()
+    assert response.status_code == 200 and "Nothing is saved yet" in page
+    assert "Hibás tájékoztatás." in page and match.home.name in page and "board 3" in page
+    assert f'name="decision_{adjusted.pk}"' in page and 'data-confirm="' in page
+    assert MatchUpload.objects.filter(match=match).count() == 2  # abandoned here: nothing stored
+    token = client.session["pending_uploads"][f"teams-match:{match.pk}"]["token"]
+    confirm = f"/teams/matches/{match.pk}/upload/confirm/"
+    # A set-aside without a reason is refused and asked again; still nothing stored.
+    response = client.post(confirm, {"token": token, f"decision_{adjusted.pk}": "set_aside"})
+    assert response.status_code == 400 and "needs a reason" in response.content.decode()
+    assert MatchUpload.objects.filter(match=match).count() == 2
+    # Keep: stored, the adjusted board re-applied.
+    response = client.post(confirm, {"token": token, f"decision_{adjusted.pk}": "keep"})
+    assert response.status_code == 302
+    version = MatchUpload.objects.filter(match=match).latest("number")
+    assert version.number == 3 and version.boards.get(board=3).adjusted_imps == 3
+    assert UploadDecision.objects.get(upload=version).action == "keep"
+    recompute_event(event.pk)
+    assert imps(match) == (3, 0)
+    page = client.get(f"/teams/matches/{match.pk}/").content.decode()
+    assert "Computed from version 3" in page and "adjusted score (version 2, kept" in page
+    # The token was used up: a second post stores nothing more.
+    client.post(confirm, {"token": token, f"decision_{adjusted.pk}": "keep"})
+    assert MatchUpload.objects.filter(match=match).count() == 3
+
+
+def test_page_set_aside_and_cancel(published, adjusted, client):
+    event, user, match, _other = published
+    client.force_login(user)
+    url, confirm = f"/teams/matches/{match.pk}/upload/", f"/teams/matches/{match.pk}/upload/confirm/"
+    client.post(url, {"kind": "imps", "imps-home_imps": "1", "imps-away_imps": "0"})
+    token = client.session["pending_uploads"][f"teams-match:{match.pk}"]["token"]
+    assert client.post(confirm, {"token": token, "cancel": "1"}).status_code == 302
+    assert MatchUpload.objects.filter(match=match).count() == 2
+    assert client.post(confirm, {"token": token, f"decision_{adjusted.pk}": "keep"}).status_code == 302
+    assert MatchUpload.objects.filter(match=match).count() == 2  # cancelled: the token is gone
+    client.post(url, card_form())
+    token = client.session["pending_uploads"][f"teams-match:{match.pk}"]["token"]
+    response = client.post(
+        confirm, {"token": token, f"decision_{adjusted.pk}": "set_aside", f"reason_{adjusted.pk}": "Tévedés."}
+    )
+    assert response.status_code == 302
+    recompute_event(event.pk)
+    assert imps(match) == (0, 0)
+    recorded = UploadDecision.objects.get(decision=adjusted, action="set_aside")
+    assert (recorded.reason, recorded.decided_by) == ("Tévedés.", user)
+    page = client.get(f"/teams/matches/{match.pk}/").content.decode()
+    assert "set aside" in page and "Tévedés." in page
+
+
+def test_page_confirmation_refused_when_the_match_changed_meanwhile(published, adjusted, client):
+    event, user, match, _other = published
+    client.force_login(user)
+    client.post(f"/teams/matches/{match.pk}/upload/", card_form())
+    token = client.session["pending_uploads"][f"teams-match:{match.pk}"]["token"]
+    results.rule_match(match, user, boards={4: {"adjusted_imps": Decimal(1)}}, reason="Még egy.")
+    response = client.post(
+        f"/teams/matches/{match.pk}/upload/confirm/", {"token": token, f"decision_{adjusted.pk}": "keep"}
+    )
+    assert response.status_code == 302
+    assert MatchUpload.objects.filter(match=match).count() == 3  # the upload was not stored
+
+
+def test_api_reupload_answers_409_then_takes_the_choice(published, adjusted):
+    from rest_framework.test import APIClient
+
+    event, user, match, _other = published
+    api = APIClient()
+    api.force_authenticate(user)
+    url = f"/api/v1/team-matches/{match.pk}/upload/"
+    boards = [{"board": b, "open_ns": 420, "closed_ns": 420} for b in range(1, 7)]
+    response = api.post(url, {"boards": boards}, format="json")
+    assert response.status_code == 409
+    body = response.json()
+    [shown] = body["decisions"]
+    assert (
+        shown["id"] == adjusted.pk and shown["kind"] == "adjustment" and shown["teams"][0] == match.home.name
+    )
+    assert body["based_on_version"] == 2 and MatchUpload.objects.filter(match=match).count() == 2
+    response = api.post(
+        url,
+        {"boards": boards, "decisions": {str(adjusted.pk): "set_aside"}, "based_on_version": 2},
+        format="json",
+    )
+    assert response.status_code == 400 and "needs a reason" in str(response.json())
+    response = api.post(
+        url,
+        {
+            "boards": boards,
+            "decisions": {str(adjusted.pk): "reconfirm"},
+            "reasons": {str(adjusted.pk): ""},
+            "based_on_version": 2,
+        },
+        format="json",
+    )
+    assert response.status_code == 201 and response.json()["version"] == 3
+    recompute_event(event.pk)
+    assert imps(match) == (3, 0)
+    assert UploadDecision.objects.get(upload__number=3, decision=adjusted).action == "reconfirm"
+    stale = api.post(
+        url, {"boards": boards, "decisions": {str(adjusted.pk): "keep"}, "based_on_version": 2}, format="json"
+    )
+    assert stale.status_code == 400 and "changed meanwhile" in str(stale.json())
+
+
+def test_api_schema_documents_the_409(client):
+    schema = client.get("/api/schema/").content.decode()
+    assert "DecisionsPending" in schema and "set_aside" in schema
