@@ -25,6 +25,16 @@ def english():
         yield
 
 
+@pytest.fixture
+def client():
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
 def seats(table):
     return [s.participant for s in table.seats.select_related("participant__person").order_by("position")]
 
@@ -235,3 +245,146 @@ def test_a_score_sheet_of_another_table_keeps_the_deduction_silently(
     with django_capture_on_commit_callbacks(execute=True):
         uploads.upload_table(other, {a.pk: 100, b.pk: 0, c.pk: -100}, user=user)
     assert points(stage, player) == full - 1
+
+
+def form_of(rnd, results):
+    """The upload page's fields: f<table id>_<participant id> = forint."""
+    data = {"note": "újra"}
+    for table in rnd.tables.all():
+        for pid, value in results[table.number].items():
+            data[f"f{table.pk}_{pid}"] = str(value)
+    return data
+
+
+def test_page_reupload_asks_first_and_keeps_the_ruling(ruled, client, django_capture_on_commit_callbacks):
+    event, rnd, user, table, ruling = ruled
+    client.force_login(user)
+    response = client.post(f"/ulti/rounds/{rnd.pk}/upload/", form_of(rnd, round_results(rnd)))
+    page = response.content.decode()
+    winner = seats(table)[0]
+    assert response.status_code == 200 and "Nothing is saved yet" in page
+    assert "Óvás 1: megfordul." in page and str(winner.person) in page
+    assert RoundUpload.objects.filter(round=rnd).count() == 2  # abandoned here: nothing stored
+    token = client.session["pending_uploads"][f"ulti-round:{rnd.pk}"]["token"]
+    confirm = f"/ulti/rounds/{rnd.pk}/upload/confirm/"
+    response = client.post(confirm, {"token": token, f"decision_{ruling.pk}": "set_aside"})
+    assert response.status_code == 400 and "needs a reason" in response.content.decode()
+    assert RoundUpload.objects.filter(round=rnd).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(confirm, {"token": token, f"decision_{ruling.pk}": "keep"})
+    assert response.status_code == 302
+    assert forint(rnd.group.stage, winner) == -250
+    page = client.get(f"/ulti/rounds/{rnd.pk}/").content.decode()
+    assert "Computed from version 3" in page and "appeal decision (version 2, kept" in page
+    assert "Óvás 1: megfordul." in client.get(f"/ulti/rounds/{rnd.pk}/versions/").content.decode()
+    client.post(confirm, {"token": token, f"decision_{ruling.pk}": "keep"})  # used up
+    assert RoundUpload.objects.filter(round=rnd).count() == 3
+
+
+def test_page_csv_reupload_set_aside_and_cancel(ruled, client, django_capture_on_commit_callbacks):
+    event, rnd, user, table, ruling = ruled
+    client.force_login(user)
+    csv = "table;player;forint\n" + "".join(
+        f"{t};{p.number};{v}\n"
+        for t in sorted(round_results(rnd))
+        for p, v in zip(seats(rnd.tables.get(number=t)), (300, -50, -250), strict=True)
+    )
+    url, confirm = f"/ulti/rounds/{rnd.pk}/upload/", f"/ulti/rounds/{rnd.pk}/upload/confirm/"
+    assert "Nothing is saved yet" in client.post(url, {"csv": "1", "text": csv}).content.decode()
+    token = client.session["pending_uploads"][f"ulti-round:{rnd.pk}"]["token"]
+    assert client.post(confirm, {"token": token, "cancel": "1"}).status_code == 302
+    assert client.post(confirm, {"token": token, f"decision_{ruling.pk}": "keep"}).status_code == 302
+    assert RoundUpload.objects.filter(round=rnd).count() == 2  # cancelled: nothing stored
+    client.post(url, {"csv": "1", "text": csv})
+    token = client.session["pending_uploads"][f"ulti-round:{rnd.pk}"]["token"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            confirm,
+            {"token": token, f"decision_{ruling.pk}": "set_aside", f"reason_{ruling.pk}": "Visszavonva."},
+        )
+    assert response.status_code == 302
+    version = RoundUpload.objects.filter(round=rnd).latest("number")
+    assert version.source == "csv" and forint(rnd.group.stage, seats(table)[0]) == 300
+    recorded = UploadDecision.objects.get(upload=version, decision=ruling)
+    assert (recorded.action, recorded.reason, recorded.decided_by) == ("set_aside", "Visszavonva.", user)
+
+
+def test_page_score_sheet_of_a_ruled_table_asks_first(
+    mausz, ulti_club, make_person, make_user, client, django_capture_on_commit_callbacks
+):
+    from tests.ulti.test_sheet_entry import form_data, records
+
+    event = Event.objects.create(
+        federation=mausz,
+        club=ulti_club,
+        title="Pontozólap döntés",
+        format="ulti_individual",
+        event_class="nub_qualifier",
+        start_date=datetime.date(2026, 5, 2),
+        status="approved",
+        rule_set="mausz",
+    )
+    for _ in range(6):
+        EntryMember.objects.create(
+            entry=Entry.objects.create(event=event), person=make_person(mausz, ulti_club)
+        )
+    user = make_user("lap@example.hu", kind=Role.DIRECTOR, event=event)
+    setup.ensure_settings(event, unit_forints=20)
+    rnd = draw.publish_round(draw.generate_round(setup.start_event(event, user).groups.get(), user), user)
+    uploads.upload_round(rnd, round_results(rnd), user=user)
+    table = rnd.tables.get(number=1)
+    a, b, c = seats(table)
+    ruling = apply_ruling(
+        rnd, table, forints={a: 0, b: 0, c: 0}, reason="Döntés.", user=user, source="adjustment"
+    )
+    keys = [str(p.pk) for p in (a, b, c)]
+    client.force_login(user)
+    response = client.post(f"/ulti/tables/{table.pk}/sheet/", form_data(keys, records(keys)))
+    assert response.status_code == 200 and "Nothing is saved yet" in response.content.decode()
+    assert RoundUpload.objects.filter(round=rnd).count() == 2
+    token = client.session["pending_uploads"][f"ulti-sheet:{table.pk}"]["token"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/ulti/tables/{table.pk}/sheet/confirm/", {"token": token, f"decision_{ruling.pk}": "reconfirm"}
+        )
+    assert response.status_code == 302
+    version = RoundUpload.objects.filter(round=rnd).latest("number")
+    assert {line.forint for line in version.lines.filter(table=table)} == {0}  # the ruling re-applied
+    assert version.sheets.count() == 1
+    assert UploadDecision.objects.get(upload=version, decision=ruling).action == "reconfirm"
+
+
+def test_api_reupload_answers_409_then_takes_the_choice(ruled, django_capture_on_commit_callbacks):
+    from rest_framework.test import APIClient
+
+    event, rnd, user, table, ruling = ruled
+    api = APIClient()
+    api.force_authenticate(user)
+    body = {
+        "tables": [
+            {"table": t, "results": [{"participant": pid, "forint": v} for pid, v in got.items()]}
+            for t, got in round_results(rnd).items()
+        ]
+    }
+    url = f"/api/v1/ulti/rounds/{rnd.pk}/upload/"
+    response = api.post(url, body, format="json")
+    assert response.status_code == 409
+    [shown] = response.json()["decisions"]
+    assert shown["id"] == ruling.pk and shown["tables"] == [2] and shown["kind"] == "appeal"
+    assert response.json()["based_on_version"] == 2 and RoundUpload.objects.filter(round=rnd).count() == 2
+    response = api.post(url, {**body, "decisions": {str(ruling.pk): "set_aside"}}, format="json")
+    assert response.status_code == 400
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            url,
+            {
+                **body,
+                "decisions": {str(ruling.pk): "set_aside"},
+                "reasons": {str(ruling.pk): "Semmis."},
+                "based_on_version": 2,
+            },
+            format="json",
+        )
+    assert response.status_code == 201
+    assert forint(rnd.group.stage, seats(table)[0]) == 300
+    assert UploadDecision.objects.get(decision=ruling, action="set_aside").reason == "Semmis."
