@@ -204,7 +204,7 @@ def upload_confirm(request, pk):
     match = _runner_match(request, pk)
     payload = decision_views.waiting(request, PENDING, match.pk, request.POST.get("token"))
     if payload is None:
-        messages.error(request, _("This confirmation is out of date: nothing was saved. Upload again."))
+        messages.warning(request, _("This confirmation is out of date: nothing was saved. Upload again."))
         return redirect("teams_upload", match.pk)
     if request.POST.get("cancel"):
         decision_views.drop(request, PENDING, match.pk)

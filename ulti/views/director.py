@@ -310,7 +310,7 @@ def confirm_waiting(request, rnd, kind, owner, store, *, back, action, done):
     choices, ask again when a choice is refused, start over when the round changed meanwhile."""
     payload = decision_views.waiting(request, kind, owner, request.POST.get("token"))
     if payload is None:
-        messages.error(request, _("This confirmation is out of date: nothing was saved. Upload again."))
+        messages.warning(request, _("This confirmation is out of date: nothing was saved. Upload again."))
         return redirect(back)
     if request.POST.get("cancel"):
         decision_views.drop(request, kind, owner)
