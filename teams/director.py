@@ -19,7 +19,7 @@ from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
 
 from .csv_upload import parse_csv
-from .forms import FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
+from .forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
 from .models import Match, Round, minimum_refusal
 from .parsed import UploadError, parsed_from_json, parsed_to_json
 from .pbn_upload import parse_pbn
@@ -246,6 +246,35 @@ def _out_of_date(request, match, error):
     for message in error.messages:
         messages.error(request, message)
     return redirect("teams_upload", match.pk)
+
+
+@login_required
+def decision(request, pk):
+    """The director's decision on the match's result (adjusted score, correction, an appeal's ruling)."""
+    match = _runner_match(request, pk)
+    if match.is_bye:
+        return redirect("teams_match", match.pk)
+    form = DecisionForm(request.POST or None)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            results_service.rule_match(
+                match,
+                request.user,
+                **form.ruling(),
+                reason=form.cleaned_data["reason"],
+                source=form.cleaned_data["source"],
+            )
+        except UploadError as error:
+            errors = error.messages
+        else:
+            messages.success(
+                request, _("The decision is saved as a new version; later uploads keep it unless set aside.")
+            )
+            return redirect("teams_match", match.pk)
+    context = _common(request, match.round.event, tab="rounds")
+    context.update(match=match, form=form, errors=errors)
+    return render(request, "teams/decision.html", context, status=400 if errors else 200)
 
 
 @login_required

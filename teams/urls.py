@@ -18,4 +18,5 @@ urlpatterns = [
     path("matches/<int:pk>/upload/", director.upload, name="teams_upload"),
     path("matches/<int:pk>/upload/confirm/", director.upload_confirm, name="teams_upload_confirm"),
     path("matches/<int:pk>/lineup/", director.lineup, name="teams_lineup"),
+    path("matches/<int:pk>/decision/", director.decision, name="teams_decision"),
 ]

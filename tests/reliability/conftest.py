@@ -163,6 +163,7 @@ def _build_world():
         "teams_upload": match.pk,
         "teams_upload_confirm": match.pk,
         "teams_lineup": match.pk,
+        "teams_decision": match.pk,
         # ulti
         "ulti_next_stage": stage.pk,
         "ulti_generate": group.pk,

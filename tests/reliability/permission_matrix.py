@@ -186,6 +186,7 @@ PAGES = {
     "teams_swap": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "teams_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "teams_upload_confirm": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
+    "teams_decision": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "ulti_cards": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
     "ulti_event": {"GET": PUBLIC},
     "ulti_generate": {"GET": NOBODY, "POST": NOBODY},

@@ -284,3 +284,33 @@ def test_api_reupload_answers_409_then_takes_the_choice(published, adjusted):
 def test_api_schema_documents_the_409(client):
     schema = client.get("/api/schema/").content.decode()
     assert "DecisionsPending" in schema and "set_aside" in schema
+
+
+def test_the_directors_decision_page_records_an_adjusted_score(published, client, make_user):
+    event, user, match, _other = published
+    url = f"/teams/matches/{match.pk}/decision/"
+    client.force_login(make_user("jatekos@example.hu"))
+    assert (
+        client.post(
+            url, {"source": "adjustment", "board": 2, "adjusted_imps": "2", "reason": "x"}
+        ).status_code
+        == 403
+    )
+    client.force_login(user)
+    page = client.get(url).content.decode()
+    assert 'data-confirm="' in page
+    response = client.post(url, {"source": "adjustment", "board": 2, "adjusted_imps": "2", "reason": ""})
+    assert response.status_code == 200 and MatchUpload.objects.filter(match=match).count() == 1
+    response = client.post(
+        url, {"source": "adjustment", "board": 99, "adjusted_imps": "2", "reason": "Rossz."}
+    )
+    assert response.status_code == 400 and "Board 99 is not in the match" in response.content.decode()
+    response = client.post(url, {"source": "adjustment", "board": 2, "adjusted_imps": "2", "reason": "Hiba."})
+    assert response.status_code == 302
+    decision = MatchUpload.objects.filter(match=match).latest("number")
+    assert (decision.source, decision.note, decision.uploaded_by) == ("adjustment", "Hiba.", user)
+    recompute_event(event.pk)
+    assert imps(match) == (2, 0)
+    # The next upload from the page asks about it.
+    response = client.post(f"/teams/matches/{match.pk}/upload/", card_form())
+    assert "Hiba." in response.content.decode() and MatchUpload.objects.filter(match=match).count() == 2
