@@ -102,7 +102,7 @@ def upload_result(
                 [decision_layers.describe(match, d, delta, body) for d, delta in affected], latest_number
             )
         actions = {d.pk: chosen.get(d.pk, (Action.CARRIED, "")) for d, _delta in layers}
-        for decision, delta in layers:
+        for decision, delta in affected:  # in order; one the upload does not cover stays as it is
             if actions[decision.pk][0] != Action.SET_ASIDE:
                 decision_layers.reapply(body, decision, delta)
         return _write(match, user, body, actions, source=source, note=note, file_name=file_name, sha256=sha)
