@@ -14,7 +14,9 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from federation.api_permissions import RulesPermission
+from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
 from results.models import VersionedUpload
+from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, check_request_size, read_upload_bytes
 from tournaments.models import Event, public_events_q
 
@@ -92,8 +94,11 @@ class BoardInputSerializer(serializers.Serializer):
     closed_ns = serializers.IntegerField()
 
 
-class TeamUploadSerializer(serializers.Serializer):
-    """One of: `boards` (board by board), `home_imps` + `away_imps` (IMP result), or `file` + `file_format`."""
+class TeamUploadSerializer(ResolutionFields):
+    """One of: `boards` (board by board), `home_imps` + `away_imps` (IMP result), or `file` + `file_format`.
+
+    An upload that covers decisions in force (a correction, an adjusted score, an appeal decision) answers
+    409 with them and stores nothing; send it again with `decisions`, `reasons` and `based_on_version`."""
 
     boards = BoardInputSerializer(many=True, required=False)
     home_imps = serializers.DecimalField(max_digits=7, decimal_places=2, min_value=0, required=False)
@@ -204,7 +209,10 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(request=TeamUploadSerializer, responses={201: TeamUploadResultSerializer})
+    @extend_schema(
+        request=TeamUploadSerializer,
+        responses={201: TeamUploadResultSerializer, 409: DecisionsPendingSerializer},
+    )
     @action(detail=True, methods=["post"])
     def upload(self, request, pk=None):
         match = self.get_object()
@@ -225,7 +233,10 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
                 content=content,
                 file_name=name,
                 note=values.get("note", ""),
+                **resolution(values),
             )
+        except DecisionsPending as pending:
+            return conflict(pending)
         except UploadError as error:
             return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
         except UploadInputError as error:

@@ -4,20 +4,25 @@ Every action is checked with `teams.run_event` on the event (its director or its
 and done by a service; a refusal is shown as it is, and changes nothing.
 """
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from results import decision_views
 from results.models import VersionedUpload
+from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, read_upload_bytes
 
 from .csv_upload import parse_csv
-from .forms import FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
+from .forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
 from .models import Match, Round, minimum_refusal
-from .parsed import UploadError
+from .parsed import UploadError, parsed_from_json, parsed_to_json
 from .pbn_upload import parse_pbn
 from .services import Refused
 from .services import pairing as pairing_service
@@ -128,16 +133,13 @@ def upload(request, pk):
                     fmt = file_form.cleaned_data["kind"]
                     parsed = parse_pbn(content) if fmt == "pbn" else parse_csv(content)
                     source = VersionedUpload.Source.PBN if fmt == "pbn" else VersionedUpload.Source.CSV
-                    results_service.upload_result(
-                        match,
-                        request.user,
-                        parsed,
+                    upload = dict(
                         source=source,
-                        content=content,
+                        sha256=hashlib.sha256(content).hexdigest(),
                         file_name=handle.name,
                         note=file_form.cleaned_data["note"],
                     )
-                    return _uploaded(request, match)
+                    return _upload(request, match, parsed, upload)
             elif kind == "imps":
                 imps_form = ImpsForm(request.POST, prefix="imps")
                 if imps_form.is_valid():
@@ -145,15 +147,13 @@ def upload(request, pk):
                     parsed = results_service.imps_result(
                         data["home_imps"], data["away_imps"], data["boards_played"]
                     )
-                    results_service.upload_result(match, request.user, parsed, note=data["note"])
-                    return _uploaded(request, match)
+                    return _upload(request, match, parsed, {"note": data["note"]})
             elif kind == "card":
                 card_form = ScorecardForm(request.POST, prefix="card", boards=boards)
                 if card_form.is_valid():
-                    results_service.upload_result(
-                        match, request.user, card_form.parsed(), note=card_form.cleaned_data["note"]
+                    return _upload(
+                        request, match, card_form.parsed(), {"note": card_form.cleaned_data["note"]}
                     )
-                    return _uploaded(request, match)
         except (UploadError, UploadInputError) as error:
             errors = error.messages
     context = _common(request, event, tab="rounds")
@@ -164,6 +164,114 @@ def upload(request, pk):
 def _uploaded(request, match):
     messages.success(request, _("The result is saved as a new version; the standings follow shortly."))
     return redirect("teams_match", match.pk)
+
+
+PENDING = "teams-match"
+
+
+def _upload(request, match, parsed, upload: dict):
+    """Store the upload, or (it covers decisions in force) keep it in the session and ask the director."""
+    try:
+        results_service.upload_result(match, request.user, parsed, **upload)
+    except DecisionsPending as pending:
+        payload = {"parsed": parsed_to_json(parsed), "upload": upload, "based_on": pending.based_on}
+        token = decision_views.stash(request, PENDING, match.pk, payload)
+        return _confirm_page(request, match, token, pending.affected)
+    return _uploaded(request, match)
+
+
+def _confirm_page(request, match, token, affected, errors=(), post=None):
+    return decision_views.confirm_page(
+        request,
+        event=match.round.event,
+        title=_("Upload the result") + f": {match.home.name} – {match.away.name}",
+        back_url=reverse("teams_upload", args=[match.pk]),
+        action_url=reverse("teams_upload_confirm", args=[match.pk]),
+        token=token,
+        affected=affected,
+        errors=errors,
+        post=post,
+    )
+
+
+@login_required
+@require_POST
+def upload_confirm(request, pk):
+    """The director's choices on the decisions the waiting upload covers; only then is it stored."""
+    match = _runner_match(request, pk)
+    payload = decision_views.waiting(request, PENDING, match.pk, request.POST.get("token"))
+    if payload is None:
+        messages.warning(request, _("This confirmation is out of date: nothing was saved. Upload again."))
+        return redirect("teams_upload", match.pk)
+    if request.POST.get("cancel"):
+        decision_views.drop(request, PENDING, match.pk)
+        messages.info(request, _("The upload was cancelled: nothing was saved."))
+        return redirect("teams_match", match.pk)
+    parsed = parsed_from_json(payload["parsed"])
+    decisions, reasons = decision_views.choices_of(request.POST)
+    try:
+        results_service.upload_result(
+            match,
+            request.user,
+            parsed,
+            **payload["upload"],
+            based_on=payload["based_on"],
+            decisions=decisions,
+            reasons=reasons,
+        )
+    except DecisionsPending as pending:  # a decision the form did not answer
+        return _confirm_page(request, match, payload["token"], pending.affected, post=request.POST)
+    except UploadError as error:
+        return _refused_choice(request, match, payload, parsed, error)
+    decision_views.drop(request, PENDING, match.pk)
+    return _uploaded(request, match)
+
+
+def _refused_choice(request, match, payload, parsed, error):
+    """A choice refused (a set-aside without reason): ask again; the match changed meanwhile: start over."""
+    try:
+        affected, based_on = results_service.pending_decisions(match, parsed)
+    except UploadError as refused:
+        affected, based_on, error = [], None, refused
+    if based_on != payload["based_on"]:
+        decision_views.drop(request, PENDING, match.pk)
+        return _out_of_date(request, match, error)
+    return _confirm_page(request, match, payload["token"], affected, error.messages, request.POST)
+
+
+def _out_of_date(request, match, error):
+    for message in error.messages:
+        messages.error(request, message)
+    return redirect("teams_upload", match.pk)
+
+
+@login_required
+def decision(request, pk):
+    """The director's decision on the match's result (adjusted score, correction, an appeal's ruling)."""
+    match = _runner_match(request, pk)
+    if match.is_bye:
+        return redirect("teams_match", match.pk)
+    form = DecisionForm(request.POST or None)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            results_service.rule_match(
+                match,
+                request.user,
+                **form.ruling(),
+                reason=form.cleaned_data["reason"],
+                source=form.cleaned_data["source"],
+            )
+        except UploadError as error:
+            errors = error.messages
+        else:
+            messages.success(
+                request, _("The decision is saved as a new version; later uploads keep it unless set aside.")
+            )
+            return redirect("teams_match", match.pk)
+    context = _common(request, match.round.event, tab="rounds")
+    context.update(match=match, form=form, errors=errors)
+    return render(request, "teams/decision.html", context, status=400 if errors else 200)
 
 
 @login_required

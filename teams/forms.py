@@ -132,3 +132,45 @@ class LineUpForm(forms.Form):
             for segment, team, room, names in self.layout
             for name in names
         ]
+
+
+class DecisionForm(forms.Form):
+    """The director's decision on a match: one board changed (its scores or an adjusted IMP score) or the
+    match's IMP result; a new version, kept by every later upload unless set aside."""
+
+    KINDS = [
+        ("adjustment", _("adjusted score")),
+        ("correction", _("correction")),
+        ("appeal", _("appeal decision")),
+    ]
+    source = forms.ChoiceField(label=_("kind"), choices=KINDS)
+    board = forms.IntegerField(label=_("board"), min_value=1, max_value=999, required=False)
+    open_ns = forms.IntegerField(label=_("open room NS score"), required=False)
+    closed_ns = forms.IntegerField(label=_("closed room NS score"), required=False)
+    adjusted_imps = forms.DecimalField(
+        label=_("adjusted IMPs (home team's view)"), max_digits=5, decimal_places=2, required=False
+    )
+    home_imps = forms.DecimalField(
+        label=_("home team's IMPs"), min_value=0, max_digits=7, decimal_places=2, required=False
+    )
+    away_imps = forms.DecimalField(
+        label=_("away team's IMPs"), min_value=0, max_digits=7, decimal_places=2, required=False
+    )
+    reason = forms.CharField(label=_("reason"), max_length=500)
+
+    def ruling(self) -> dict:
+        """The service's keywords: ``boards`` or ``imps``; a form error when neither or both."""
+        data = self.cleaned_data
+        board_fields = {
+            k: data[k] for k in ("open_ns", "closed_ns", "adjusted_imps") if data.get(k) is not None
+        }
+        match_imps = data.get("home_imps") is not None or data.get("away_imps") is not None
+        if match_imps and (data.get("home_imps") is None or data.get("away_imps") is None):
+            raise UploadError(gettext("Give both teams' IMPs."))
+        if match_imps == bool(board_fields or data.get("board")):
+            raise UploadError(gettext("Give the changed boards or the match's IMP result."))
+        if match_imps:
+            return {"imps": (data["home_imps"], data["away_imps"])}
+        if not data.get("board") or not board_fields:
+            raise UploadError(gettext("Give the board and what changes on it."))
+        return {"boards": {data["board"]: board_fields}}

@@ -15,8 +15,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from bridge.teams.pairing.knockout import plan_match
+from federation.immutable import AppendOnly
 from federation.models import Person
 from results.models import VersionedUpload
+from results.upload_decisions import Action
 from tournaments.models import Entry, Event
 
 SCOPE = "bridge-teams"
@@ -249,7 +251,7 @@ class Match(models.Model):
         return [t for t in (self.home_id, self.away_id) if t is not None]
 
 
-class MatchUpload(VersionedUpload):
+class MatchUpload(AppendOnly, VersionedUpload):
     """One version of a match's result: board by board (PBN, CSV, form) or just the IMP totals."""
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="uploads")
@@ -269,7 +271,7 @@ class MatchUpload(VersionedUpload):
         return f"{self.match_id} v{self.number}"
 
 
-class UploadedBoard(models.Model):
+class UploadedBoard(AppendOnly):
     """A board of an upload: the NS score in each room (and the contract, when given)."""
 
     upload = models.ForeignKey(MatchUpload, on_delete=models.PROTECT, related_name="boards")
@@ -290,7 +292,7 @@ class UploadedBoard(models.Model):
         return f"{self.upload_id}: {self.board}"
 
 
-class LineUp(VersionedUpload):
+class LineUp(AppendOnly, VersionedUpload):
     """Who sat where in each segment (half) of a match, as a new version per change."""
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="lineups")
@@ -303,7 +305,7 @@ class LineUp(VersionedUpload):
         verbose_name_plural = _("line-ups")
 
 
-class LineUpSeat(models.Model):
+class LineUpSeat(AppendOnly):
     class Room(models.TextChoices):
         OPEN = "open", _("open room")
         CLOSED = "closed", _("closed room")
@@ -322,6 +324,29 @@ class LineUpSeat(models.Model):
 
     def __str__(self):
         return f"{self.lineup_id}/{self.segment}: {self.person_id} {self.room}"
+
+
+class UploadDecision(AppendOnly):
+    """What a match's new version did with a decision in force (results.upload_decisions): carried it
+    (the upload did not touch it), kept it (re-applied on top), re-confirmed it, or set it aside (why)."""
+
+    upload = models.ForeignKey(MatchUpload, on_delete=models.PROTECT, related_name="decisions_recorded")
+    decision = models.ForeignKey(MatchUpload, on_delete=models.PROTECT, related_name="later_actions")
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["upload", "decision"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "decision"], name="teams_one_action_per_decision")
+        ]
+        verbose_name = _("decision carried by an upload")
+        verbose_name_plural = _("decisions carried by uploads")
+
+    def __str__(self):
+        return f"{self.upload_id}: {self.decision_id} {self.action}"
 
 
 # --- materialised by the recompute task ----------------------------------------------------------------

@@ -100,3 +100,30 @@ def room_label(room: str) -> str:
     from django.utils.translation import gettext as _
 
     return _("open room") if room == "open" else _("closed room")
+
+
+def parsed_to_json(parsed: ParsedResult) -> dict:
+    """A parsed result as JSON-ready data (the session keeps an upload waiting for confirmation)."""
+
+    def text(value):
+        return None if value is None else str(value)
+
+    return {
+        "boards": [
+            [b.board, b.open_ns, b.closed_ns, b.open_contract, b.closed_contract, text(b.adjusted_imps)]
+            for b in parsed.boards
+        ],
+        "imps": [str(v) for v in parsed.imps] if parsed.imps else None,
+        "boards_played": parsed.boards_played,
+    }
+
+
+def parsed_from_json(data: dict) -> ParsedResult:
+    return ParsedResult(
+        tuple(
+            ParsedBoard(n, o, c, oc, cc, None if adj is None else Decimal(adj))
+            for n, o, c, oc, cc, adj in data["boards"]
+        ),
+        tuple(Decimal(v) for v in data["imps"]) if data["imps"] else None,
+        data["boards_played"],
+    )

@@ -16,5 +16,7 @@ urlpatterns = [
     path("rounds/<int:pk>/publish/", director.publish, name="teams_publish"),
     path("rounds/<int:pk>/swap/", director.swap, name="teams_swap"),
     path("matches/<int:pk>/upload/", director.upload, name="teams_upload"),
+    path("matches/<int:pk>/upload/confirm/", director.upload_confirm, name="teams_upload_confirm"),
     path("matches/<int:pk>/lineup/", director.lineup, name="teams_lineup"),
+    path("matches/<int:pk>/decision/", director.decision, name="teams_decision"),
 ]

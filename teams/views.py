@@ -28,6 +28,7 @@ from .models import (
     Standing,
     TeamEvent,
 )
+from .services.decisions import carried_by
 
 
 def team_event_or_404(request, pk, perm="teams.view_event") -> Event:
@@ -115,6 +116,7 @@ def match_page(request, pk):
         segments=sorted(segments.items()),
         lineup_rows=_lineup_rows(match, lineup),
         uploads=match.uploads.select_related("uploaded_by").order_by("-number") if runs else None,
+        carried=list(carried_by(result.upload)) if result is not None and result.upload_id else [],
     )
     return render(request, "teams/match.html", context)
 

@@ -15,7 +15,9 @@ from rest_framework.response import Response
 
 from federation.api_permissions import RulesPermission
 from federation.models import Role
+from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
 from results.models import VersionedUpload
+from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, check_request_size, check_text_size
 from tournaments.models import Event, public_events_q
 
@@ -135,7 +137,11 @@ class UltiTableResultSerializer(serializers.Serializer):
     results = UltiResultSerializer(many=True)
 
 
-class UltiUploadSerializer(serializers.Serializer):
+class UltiUploadSerializer(ResolutionFields):
+    """Every table of the round, or a CSV text. An upload that covers decisions in force (a ruling, a point
+    deduction) answers 409 with them and stores nothing: send it again with `decisions`, `reasons` and
+    `based_on_version`."""
+
     tables = UltiTableResultSerializer(many=True, required=False, help_text="Every table of the round.")
     csv = serializers.CharField(required=False, help_text="Or the CSV text: table;player;forint per line.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=500)
@@ -194,7 +200,12 @@ class UltiRoundViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         request=UltiUploadSerializer,
-        responses={201: UltiUploadResultSerializer, 400: UltiErrorsSerializer, 413: UltiErrorsSerializer},
+        responses={
+            201: UltiUploadResultSerializer,
+            400: UltiErrorsSerializer,
+            409: DecisionsPendingSerializer,
+            413: UltiErrorsSerializer,
+        },
     )
     @action(detail=True, methods=["post"])
     def upload(self, request, pk=None):
@@ -210,7 +221,9 @@ class UltiRoundViewSet(viewsets.ReadOnlyModelViewSet):
         try:
             if data.get("csv"):
                 check_text_size(data["csv"])
-                version = uploads.upload_csv(rnd, data["csv"], user=request.user, note=data.get("note", ""))
+                version = uploads.upload_csv(
+                    rnd, data["csv"], user=request.user, note=data.get("note", ""), **resolution(data)
+                )
             else:
                 results = {
                     t["table"]: {r["participant"]: r["forint"] for r in t["results"]} for t in data["tables"]
@@ -221,7 +234,10 @@ class UltiRoundViewSet(viewsets.ReadOnlyModelViewSet):
                     user=request.user,
                     source=VersionedUpload.Source.FORM,
                     note=data.get("note", ""),
+                    **resolution(data),
                 )
+        except DecisionsPending as pending:
+            return conflict(pending)
         except UltiError as error:
             return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
         except UploadInputError as error:

@@ -18,8 +18,10 @@ urlpatterns = [
     path("rounds/<int:pk>/edit/", director.edit, name="ulti_round_edit"),
     path("rounds/<int:pk>/cards/", director.cards, name="ulti_cards"),
     path("rounds/<int:pk>/upload/", director.upload, name="ulti_upload"),
+    path("rounds/<int:pk>/upload/confirm/", director.upload_confirm, name="ulti_upload_confirm"),
     path("rounds/<int:pk>/versions/", director.versions, name="ulti_versions"),
     path("tables/<int:pk>/sheet/", sheets.sheet_form, name="ulti_sheet"),
+    path("tables/<int:pk>/sheet/confirm/", sheets.sheet_confirm, name="ulti_sheet_confirm"),
     path("tables/<int:pk>/sheet/preview/", sheets.sheet_preview, name="ulti_sheet_preview"),
     path("tables/<int:pk>/sheet/print/", public.sheet_print, name="ulti_sheet_print"),
 ]

@@ -161,7 +161,9 @@ def _build_world():
         "teams_swap": team_round.pk,
         "teams_match": match.pk,
         "teams_upload": match.pk,
+        "teams_upload_confirm": match.pk,
         "teams_lineup": match.pk,
+        "teams_decision": match.pk,
         # ulti
         "ulti_next_stage": stage.pk,
         "ulti_generate": group.pk,
@@ -171,8 +173,10 @@ def _build_world():
         "ulti_round_edit": ulti_round.pk,
         "ulti_cards": ulti_round.pk,
         "ulti_upload": ulti_round.pk,
+        "ulti_upload_confirm": ulti_round.pk,
         "ulti_versions": ulti_round.pk,
         "ulti_sheet": table.pk,
+        "ulti_sheet_confirm": table.pk,
         "ulti_sheet_preview": table.pk,
         "ulti_sheet_print": table.pk,
         # rankings

@@ -194,6 +194,8 @@ PAGES = {
     "teams_standings": {"GET": PUBLIC},
     "teams_swap": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "teams_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "teams_upload_confirm": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
+    "teams_decision": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "ulti_cards": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
     "ulti_event": {"GET": PUBLIC},
     "ulti_generate": {"GET": NOBODY, "POST": NOBODY},
@@ -207,11 +209,13 @@ PAGES = {
     "ulti_schedule": {"GET": NOBODY, "POST": NOBODY},
     "ulti_settings": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
     "ulti_sheet": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
+    "ulti_sheet_confirm": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
     "ulti_sheet_preview": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
     "ulti_sheet_print": {"GET": PUBLIC},
     "ulti_standings": {"GET": PUBLIC},
     "ulti_start": {"GET": NOBODY, "POST": NOBODY},
     "ulti_upload": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
+    "ulti_upload_confirm": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
     "ulti_versions": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
 }
 

@@ -17,6 +17,7 @@ from django.db import transaction
 
 from results.models import VersionedUpload
 from results.services import recompute
+from results.upload_decisions import Action
 from tournaments.models import Event
 from ulti.standings import StandingsError, compute_standings
 from ulti.tables import TableError, score_table
@@ -127,10 +128,14 @@ def _table_scores(stage, rounds, ruleset, tables, version) -> int:
 
 
 def _deductions(stage) -> list[tuple[str, int, int]]:
-    """(participant key, from round, points) of every point deduction recorded in the stage."""
+    """(participant key, from round, points) of every point deduction recorded in the stage and not set
+    aside by a later upload of its round (results.upload_decisions)."""
+    deductions = PointDeduction.objects.filter(participant__stage=stage).exclude(
+        upload__later_actions__action=Action.SET_ASIDE
+    )
     return [
         (str(d.participant_id), d.upload.round.number, d.points)
-        for d in PointDeduction.objects.filter(participant__stage=stage).select_related("upload__round")
+        for d in deductions.select_related("upload__round")
     ]
 
 

@@ -96,15 +96,21 @@ def settle_records(table: Table, rows: list[tuple[int, dict]]) -> sheet.SheetRes
     return result
 
 
-def save_form(table: Table, data, *, user, note="") -> ScoreSheet:
+def rows_of_form(table: Table, data) -> list[tuple[int, dict]]:
     _rules, required, _unit = context_of(table)
-    rows = sheet.records_from_form(data, keys_of(table), max(required, _rows_posted(data)))
-    return save(table, rows, user=user, note=note)
+    return sheet.records_from_form(data, keys_of(table), max(required, _rows_posted(data)))
+
+
+def save_form(table: Table, data, *, user, note="", **resolution) -> ScoreSheet:
+    return save(table, rows_of_form(table, data), user=user, note=note, **resolution)
 
 
 @transaction.atomic
-def save(table: Table, rows: list[tuple[int, dict]], *, user, note="") -> ScoreSheet:
-    """Settle every deal (the server is the authority) and write the totals as the table's round result."""
+def save(table: Table, rows: list[tuple[int, dict]], *, user, note="", **resolution) -> ScoreSheet:
+    """Settle every deal (the server is the authority) and write the totals as the table's round result.
+
+    ``resolution`` (decisions, reasons, based_on): the director's choice on the decisions in force on the
+    table (uploads.upload_table); without it ``DecisionsPending`` and nothing is written."""
     result = settle_records(table, rows)
     _rules, _required, unit = context_of(table)
     upload = uploads.upload_table(
@@ -112,6 +118,7 @@ def save(table: Table, rows: list[tuple[int, dict]], *, user, note="") -> ScoreS
         {int(k): v for k, v in result.totals.items()},
         user=user,
         note=note or _("score sheet of table %(t)s") % {"t": table.number},
+        **resolution,
     )
     last = ScoreSheet.objects.filter(table=table).order_by("-number").first()
     return ScoreSheet.objects.create(

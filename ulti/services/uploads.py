@@ -12,12 +12,14 @@ from django.utils.translation import gettext as _
 
 from config.celery import enqueue_on_commit
 from results.models import VersionedUpload
-from results.services import mark_uploaded, next_version_number
+from results.services import mark_uploaded
+from results.upload_decisions import DECISION_SOURCES, Action, DecisionsPending, ResolutionError, resolve
 from ulti.tables import TableError, TableResult
 
 from .. import csv_upload
 from ..models import SCOPE, ForintResult, Round, RoundUpload
 from . import UltiError, loading
+from . import decisions as decision_layers
 from .draw import _lock
 
 Source = VersionedUpload.Source
@@ -66,12 +68,64 @@ def check_table(number: str, players: list, forints: dict[int, int]) -> list[str
     return []
 
 
-def _write(rnd: Round, lines: list[tuple], *, user, source, note="", file_name="", raw="") -> RoundUpload:
-    """lines: (table, participant id, forint). Inside the caller's transaction, after _lock."""
+def _write(
+    rnd: Round,
+    lines: list[tuple],
+    *,
+    user,
+    source,
+    note="",
+    file_name="",
+    raw="",
+    covered=None,
+    decisions=None,
+    reasons=None,
+    based_on=None,
+) -> RoundUpload:
+    """lines: (table, participant id, forint). Inside the caller's transaction, after _lock.
+
+    ``covered``: the table ids the upload gives (the rest are copied from the latest version). Decisions
+    in force on those tables need the director's choice (``decisions``, ``reasons``: see
+    results.upload_decisions); without it ``DecisionsPending`` is raised before anything is written. A
+    decision itself (correction, adjustment, appeal) carries every decision before it.
+    """
+    latest = RoundUpload.objects.filter(round=rnd).order_by("-number").first()
+    latest_number = latest.number if latest else 0
+    if based_on is not None and int(based_on) != latest_number:
+        raise UltiError(
+            _("The round's results changed meanwhile (now version %(n)s): check the upload again.")
+            % {"n": latest_number}
+        )
+    layers = decision_layers.in_force(rnd)
+    actions = {d.pk: (Action.CARRIED, "") for d, _delta in layers}
+    rows = {(_id(table), pid): forint for table, pid, forint in lines}
+    covered = set(covered or ()) if source not in DECISION_SOURCES else set()
+    if covered:
+        given: dict[int, dict[int, int]] = {}
+        for (table_id, pid), forint in rows.items():
+            if table_id in covered:
+                given.setdefault(table_id, {})[pid] = forint
+        affected = [(d, delta) for d, delta in layers if decision_layers.covers(covered, delta)]
+        try:
+            chosen = resolve([d.pk for d, _delta in affected], decisions, reasons)
+        except ResolutionError as error:
+            raise UltiError(error.messages)
+        if chosen is None:
+            raise DecisionsPending(
+                [decision_layers.describe(rnd, d, delta, given) for d, delta in affected], latest_number
+            )
+        actions.update(chosen)
+        for decision, delta in layers:
+            if actions[decision.pk][0] == Action.SET_ASIDE:
+                continue
+            for table_id, forints in delta.tables.items():
+                if table_id in covered:
+                    rows = {key: v for key, v in rows.items() if key[0] != table_id}
+                    rows.update({(table_id, pid): forint for pid, forint in forints.items()})
     event_version = mark_uploaded(rnd.event_id, SCOPE)
     upload = RoundUpload.objects.create(
         round=rnd,
-        number=next_version_number(RoundUpload, round=rnd),
+        number=latest_number + 1,
         source=source,
         uploaded_by=user,
         note=note[:500],
@@ -80,20 +134,38 @@ def _write(rnd: Round, lines: list[tuple], *, user, source, note="", file_name="
         raw=raw,
     )
     ForintResult.objects.bulk_create(
-        ForintResult(upload=upload, table=table, participant_id=pid, forint=forint)
-        for table, pid, forint in lines
+        ForintResult(upload=upload, table_id=table_id, participant_id=pid, forint=forint)
+        for (table_id, pid), forint in rows.items()
     )
+    decision_layers.record(upload, actions, user)
     from .. import tasks
 
     enqueue_on_commit(tasks.recompute_ulti_event, rnd.event_id)
     return upload
 
 
+def _id(table) -> int:
+    return table if isinstance(table, int) else table.pk
+
+
 @transaction.atomic
 def upload_round(
-    rnd: Round, results: dict, *, user, source=Source.FORM, note="", file_name="", raw=""
+    rnd: Round,
+    results: dict,
+    *,
+    user,
+    source=Source.FORM,
+    note="",
+    file_name="",
+    raw="",
+    decisions=None,
+    reasons=None,
+    based_on=None,
 ) -> RoundUpload:
-    """``results``: table number -> {participant id: forint} for EVERY table of the round."""
+    """``results``: table number -> {participant id: forint} for EVERY table of the round.
+
+    ``decisions`` / ``reasons`` / ``based_on``: the director's choice on the decisions in force the upload
+    covers (see ``_write``)."""
     _lock(rnd.event_id)
     rnd = Round.objects.select_related("group__stage").get(pk=rnd.pk)
     if not rnd.is_published:
@@ -117,7 +189,19 @@ def upload_round(
         for number in sorted(tables, key=_as_int)
         for pid, forint in given[number].items()
     ]
-    return _write(rnd, lines, user=user, source=source, note=note, file_name=file_name, raw=raw)
+    return _write(
+        rnd,
+        lines,
+        user=user,
+        source=source,
+        note=note,
+        file_name=file_name,
+        raw=raw,
+        covered={t.pk for t, _players in tables.values()},
+        decisions=decisions,
+        reasons=reasons,
+        based_on=based_on,
+    )
 
 
 def _as_int(text: str):
@@ -125,7 +209,8 @@ def _as_int(text: str):
 
 
 @transaction.atomic
-def upload_csv(rnd: Round, text: str, *, user, file_name="", note="") -> RoundUpload:
+def upload_csv(rnd: Round, text: str, *, user, file_name="", note="", **resolution) -> RoundUpload:
+    """A CSV text of the round (table;player;forint); ``resolution``: see ``upload_round``."""
     try:
         lines = csv_upload.parse(text)
     except csv_upload.CsvError as error:
@@ -173,12 +258,19 @@ def upload_csv(rnd: Round, text: str, *, user, file_name="", note="") -> RoundUp
                     )
     if errors:
         raise UltiError(errors)
-    return upload_round(rnd, results, user=user, source=Source.CSV, note=note, file_name=file_name, raw=text)
+    return upload_round(
+        rnd, results, user=user, source=Source.CSV, note=note, file_name=file_name, raw=text, **resolution
+    )
 
 
 @transaction.atomic
-def upload_table(table, forints: dict[int, int], *, user, source=Source.FORM, note="") -> RoundUpload:
-    """One table's result (a score sheet): the round's next version, the other tables copied."""
+def upload_table(
+    table, forints: dict[int, int], *, user, source=Source.FORM, note="", **resolution
+) -> RoundUpload:
+    """One table's result (a score sheet): the round's next version, the other tables copied.
+
+    ``resolution`` (decisions, reasons, based_on): the director's choice on the decisions in force on
+    this table (see ``_write``)."""
     rnd = table.round
     _lock(rnd.event_id)
     rnd = Round.objects.select_related("group__stage").get(pk=rnd.pk)
@@ -196,4 +288,4 @@ def upload_table(table, forints: dict[int, int], *, user, source=Source.FORM, no
         if line.table_id != table.pk
     ]
     lines = kept + [(table, pid, forint) for pid, forint in forints.items()]
-    return _write(rnd, lines, user=user, source=source, note=note)
+    return _write(rnd, lines, user=user, source=source, note=note, covered={table.pk}, **resolution)

@@ -4,16 +4,20 @@ object; a refused action says why and changes nothing."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.celery import enqueue_on_commit
+from results import decision_views
 from results.models import VersionedUpload
+from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, check_text_size, read_upload_text
 
 from .. import tasks
 from ..models import RoundUpload, Stage
 from ..services import UltiError, draw, pages, setup, uploads
+from ..services.decisions import carried_by
 from .common import (
     MANAGE,
     event_or_deny,
@@ -193,9 +197,10 @@ def upload(request, pk):
                 text = read_upload_text(upload_file)
             else:
                 check_text_size(text)
-            uploads.upload_csv(
-                rnd, text, user=request.user, file_name=name, note=request.POST.get("note", "")
-            )
+            upload = {"kind": "csv", "text": text, "file_name": name, "note": request.POST.get("note", "")}
+            _store(rnd, upload, request.user)
+        except DecisionsPending as pending:
+            return _ask(request, rnd, upload, pending)
         except (UltiError, UploadInputError) as error:
             show_errors(request, error)
         else:
@@ -224,9 +229,10 @@ def upload(request, pk):
         try:
             if errors:
                 raise UltiError(errors)
-            uploads.upload_round(
-                rnd, results, user=request.user, source=Source.FORM, note=request.POST.get("note", "")
-            )
+            upload = {"kind": "form", "results": results, "note": request.POST.get("note", "")}
+            _store(rnd, upload, request.user)
+        except DecisionsPending as pending:
+            return _ask(request, rnd, upload, pending)
         except UltiError as error:
             show_errors(request, error)
         else:
@@ -258,13 +264,106 @@ def upload(request, pk):
     )
 
 
+PENDING = "ulti-round"
+
+
+def _store(rnd, upload: dict, user, **resolution):
+    """The waiting (or new) upload of the round, through the one upload service; ``resolution``: the
+    director's choices on the decisions it covers."""
+    if upload["kind"] == "csv":
+        return uploads.upload_csv(
+            rnd, upload["text"], user=user, file_name=upload["file_name"], note=upload["note"], **resolution
+        )
+    results = {
+        str(t): {int(pid): forint for pid, forint in got.items()} for t, got in upload["results"].items()
+    }
+    return uploads.upload_round(
+        rnd, results, user=user, source=Source.FORM, note=upload["note"], **resolution
+    )
+
+
+def _ask(request, rnd, upload, pending):
+    """Keep the upload in the session (nothing stored) and show the decisions it covers."""
+    payload = {"upload": upload, "based_on": pending.based_on, "affected": pending.affected}
+    token = decision_views.stash(request, PENDING, rnd.pk, payload)
+    return _confirm_page(request, rnd, token, pending.affected)
+
+
+def _confirm_page(request, rnd, token, affected, errors=(), post=None, back=None, action=None):
+    return decision_views.confirm_page(
+        request,
+        event=rnd.event,
+        title=_("Round %(n)s: results") % {"n": rnd.number},
+        back_url=back or reverse("ulti_upload", args=[rnd.pk]),
+        action_url=action or reverse("ulti_upload_confirm", args=[rnd.pk]),
+        token=token,
+        affected=affected,
+        errors=errors,
+        post=post,
+    )
+
+
+def confirm_waiting(request, rnd, kind, owner, store, *, back, action, done):
+    """The director's answer to a waiting upload (round form / CSV, or a score sheet): store it with the
+    choices, ask again when a choice is refused, start over when the round changed meanwhile."""
+    payload = decision_views.waiting(request, kind, owner, request.POST.get("token"))
+    if payload is None:
+        messages.warning(request, _("This confirmation is out of date: nothing was saved. Upload again."))
+        return redirect(back)
+    if request.POST.get("cancel"):
+        decision_views.drop(request, kind, owner)
+        messages.info(request, _("The upload was cancelled: nothing was saved."))
+        return redirect("ulti_round", rnd.pk)
+    decisions, reasons = decision_views.choices_of(request.POST)
+    try:
+        store(payload, decisions=decisions, reasons=reasons, based_on=payload["based_on"])
+    except DecisionsPending as pending:
+        return _confirm_page(request, rnd, payload["token"], pending.affected, (), request.POST, back, action)
+    except UltiError as error:
+        latest = RoundUpload.objects.filter(round=rnd).order_by("-number").first()
+        if (latest.number if latest else 0) != payload["based_on"]:
+            decision_views.drop(request, kind, owner)
+            show_errors(request, error)
+            return redirect(back)
+        return _confirm_page(
+            request, rnd, payload["token"], payload["affected"], error.messages, request.POST, back, action
+        )
+    decision_views.drop(request, kind, owner)
+    messages.success(request, done)
+    return redirect("ulti_round", rnd.pk)
+
+
+@login_or_raise
+@require_POST
+def upload_confirm(request, pk):
+    rnd = round_or_deny(request, pk, MANAGE)
+    return confirm_waiting(
+        request,
+        rnd,
+        PENDING,
+        rnd.pk,
+        lambda payload, **resolution: _store(rnd, payload["upload"], request.user, **resolution),
+        back=reverse("ulti_upload", args=[rnd.pk]),
+        action=reverse("ulti_upload_confirm", args=[rnd.pk]),
+        done=_("Results saved; the standings are being recomputed."),
+    )
+
+
 @login_or_raise
 def versions(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     history = []
     for version in rnd.uploads.select_related("uploaded_by").order_by("-number"):
         lines = version.lines.select_related("table", "participant__person").order_by("table__number", "pk")
-        history.append({"version": version, "lines": list(lines), "sheets": list(version.sheets.all())})
+        history.append(
+            {
+                "version": version,
+                "lines": list(lines),
+                "sheets": list(version.sheets.all()),
+                "carried": list(carried_by(version)),
+                "deductions": list(version.deductions.select_related("participant__person")),
+            }
+        )
     return render(request, "ulti/versions.html", {"event": rnd.event, "round": rnd, "history": history})
 
 

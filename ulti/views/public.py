@@ -10,6 +10,7 @@ from tournaments.models import Event, public_events_q
 
 from ..models import Participant, Stage
 from ..services import pages, sheets
+from ..services.decisions import carried_by
 from .common import MANAGE, event_or_deny, login_or_raise, round_or_deny, table_or_deny
 
 
@@ -111,6 +112,7 @@ def round_page(request, pk):
         notes=_notes(rnd.notes) if context["can_manage"] else [],
         **pages.round_tables(rnd),
     )
+    context["carried"] = list(carried_by(context["latest"])) if context["latest"] else []
     return render(request, "ulti/round.html", context)
 
 

@@ -3,12 +3,17 @@
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from results import decision_views
+from results.upload_decisions import DecisionsPending
 
 from ..models import Round
 from ..services import UltiError, sheets
 from ..sheet import BIDS, SILENT_GAMES, SLOTS, form_values
+from . import director
 from .common import MANAGE, login_or_raise, show_errors, table_or_deny
 from .notes import OFFENCE_LABELS, PHASE_LABELS, SILENT_CHOICE_LABELS, SILENT_LABELS, SLOT_LABELS
 
@@ -35,8 +40,21 @@ def sheet_form(request, pk):
         if rnd.status != Round.Status.PUBLISHED:
             messages.error(request, _("Round %(n)s is not published yet.") % {"n": rnd.number})
         else:
+            note = request.POST.get("note", "")
             try:
-                sheets.save_form(table, request.POST, user=request.user, note=request.POST.get("note", ""))
+                rows = sheets.rows_of_form(table, request.POST)
+                sheets.save(table, rows, user=request.user, note=note)
+            except DecisionsPending as pending:
+                payload = {
+                    "rows": rows,
+                    "note": note,
+                    "based_on": pending.based_on,
+                    "affected": pending.affected,
+                }
+                token = decision_views.stash(request, PENDING, table.pk, payload)
+                return director._confirm_page(
+                    request, rnd, token, pending.affected, back=_back(table), action=_action(table)
+                )
             except UltiError as error:
                 show_errors(request, error)
             else:
@@ -114,6 +132,39 @@ def _slot(component):
     from ..sheet import SLOT_OF
 
     return SLOT_OF[component]
+
+
+PENDING = "ulti-sheet"
+
+
+def _back(table):
+    return reverse("ulti_sheet", args=[table.pk])
+
+
+def _action(table):
+    return reverse("ulti_sheet_confirm", args=[table.pk])
+
+
+@login_or_raise
+@require_POST
+def sheet_confirm(request, pk):
+    """The director's choices on the decisions a waiting score sheet covers; only then is it saved."""
+    table = table_or_deny(request, pk, MANAGE)
+
+    def store(payload, **resolution):
+        rows = [(int(n), record) for n, record in payload["rows"]]
+        return sheets.save(table, rows, user=request.user, note=payload["note"], **resolution)
+
+    return director.confirm_waiting(
+        request,
+        table.round,
+        PENDING,
+        table.pk,
+        store,
+        back=_back(table),
+        action=_action(table),
+        done=_("Score sheet saved; its totals are the table's new result."),
+    )
 
 
 @login_or_raise
