@@ -230,6 +230,7 @@ def settle(
     resolutions: dict | None = None,
     reasons: dict | None = None,
     expected_base: int | None = None,
+    dry_run: bool = False,
 ) -> Settled:
     """Re-apply the decisions in force at `base` on the new `rows` (`fresh`: the ones the upload brings).
 
@@ -238,6 +239,7 @@ def settle(
     version's (the decisions it did not reflect add theirs). `resolutions`: decision version id -> keep,
     reconfirm or set_aside; `reasons`: id -> why (required to set aside). `expected_base`: the id of the
     latest version the director saw; another one means the results changed meanwhile (DecisionsPending).
+    `dry_run`: only say which decisions are affected (DecisionsPending, possibly with none).
     """
     current = in_force(base)
     already = {d.pk for d in in_force(restore_of)} if restore_of is not None else set()
@@ -257,6 +259,8 @@ def settle(
     base_id = base.pk if base is not None else None
     if expected_base is not None and expected_base != base_id:
         raise DecisionsPending(affected, base, changed=True)
+    if dry_run:
+        raise DecisionsPending(affected, base)
     resolutions = {str(k): str(v) for k, v in (resolutions or {}).items()}
     reasons = {str(k): str(v or "").strip() for k, v in (reasons or {}).items()}
     ids = {str(a.decision.pk) for a in affected}
@@ -318,6 +322,7 @@ def restore(
     resolutions: dict | None = None,
     reasons: dict | None = None,
     expected_base: int | None = None,
+    dry_run: bool = False,
 ) -> ResultVersion:
     """A new version with the rows and penalties of version `number` (source "restore"); the decisions in
     force now that it did not reflect go through the same check as an upload's."""
@@ -339,6 +344,7 @@ def restore(
             resolutions=resolutions,
             reasons=reasons,
             expected_base=expected_base,
+            dry_run=dry_run,
         )
         version = versions.write_version(
             session,
@@ -450,3 +456,52 @@ def summary(version: ResultVersion | None) -> list[dict]:
         )
         out.append({"decision": decision, "kind": kind, "label": label_of(decision, kind), "boards": boards})
     return out
+
+
+@dataclass
+class Diff:
+    added: list[dict]
+    removed: list[dict]
+    changed: list[tuple[dict, dict]]  # (before, after)
+    penalties_added: list[dict]
+    penalties_removed: list[dict]
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.added or self.removed or self.changed or self.penalties_added or self.penalties_removed
+        )
+
+
+def diff(before: ResultVersion | None, after: ResultVersion) -> Diff:
+    """`after` against `before` by board and table (board + NS + EW); penalties added and removed. Rows and
+    penalties carry `result` (the text shown) and `ns` / `ew` / `pair` labels."""
+    from .exports import pair_labels
+
+    labels = pair_labels(after.session)
+    old = {_key(r): r for r in versions.rows_of(before)}
+    new = {_key(r): r for r in versions.rows_of(after)}
+
+    def shown(row):
+        return {
+            **row,
+            "ns": labels.get(row["ns_id"], ""),
+            "ew": labels.get(row["ew_id"], ""),
+            "result": _result_text(row),
+        }
+
+    def shown_penalty(p):
+        return {**p, "pair": labels.get(p["pair_id"], "")}
+
+    old_penalties, new_penalties = versions.penalties_of(before), versions.penalties_of(after)
+    return Diff(
+        added=[shown(r) for k, r in sorted(new.items()) if k not in old],
+        removed=[shown(r) for k, r in sorted(old.items()) if k not in new],
+        changed=[
+            (shown(old[k]), shown(r))
+            for k, r in sorted(new.items())
+            if k in old and _values(old[k]) != _values(r)
+        ],
+        penalties_added=[shown_penalty(p) for p in _without(new_penalties, old_penalties)],
+        penalties_removed=[shown_penalty(p) for p in _without(old_penalties, new_penalties)],
+    )

@@ -314,12 +314,13 @@ def upload(
     resolutions: dict | None = None,
     reasons: dict | None = None,
     expected_base: int | None = None,
+    dry_run: bool = False,
 ) -> ResultVersion:
     """Check everything, then write the new version in one transaction (UploadError: nothing written).
 
     The decisions in force (corrections, adjustments, appeal decisions) are re-applied on the new rows;
     one the new rows touch needs the director's word first (`decisions.settle`): without it
-    `decisions.DecisionsPending` is raised and nothing is written."""
+    `decisions.DecisionsPending` is raised and nothing is written (always with `dry_run`: the check alone)."""
     with transaction.atomic():
         versions.lock_event(session.event_id)
         session = PairSession.objects.select_for_update().get(pk=session.pk)
@@ -358,6 +359,7 @@ def upload(
                 resolutions=resolutions,
                 reasons=reasons,
                 expected_base=expected_base,
+                dry_run=dry_run,
             )
         except decisions.ResolutionError as error:
             raise UploadError(error.messages)
