@@ -233,14 +233,20 @@ def version_restore(request, pk, number):
         try:
             decisions.restore(session, number, user=request.user, dry_run=True)
         except decisions.DecisionsPending as pending:
-            return _render(
-                request, session, pending, action="restore", title=title, errors=error.messages, extra=extra,
-                status=400,
-            )  # fmt: skip
-        except decisions.ResolutionError:
-            pass
-        messages.error(request, " ".join(error.messages))
-        return redirect("bridge_versions", session.pk)
+            now = pending
+        except decisions.ResolutionError:  # the current version: nothing to restore
+            now = decisions.DecisionsPending([], latest)
+            extra["current"] = True
+        return _render(
+            request,
+            session,
+            now,
+            action="restore",
+            title=title,
+            errors=error.messages,
+            extra=extra,
+            status=400,
+        )
     messages.success(
         request,
         _("Version %(number)s restored as version %(new)s; the standings are being computed.")
