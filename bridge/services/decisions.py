@@ -386,7 +386,9 @@ def describe(session: PairSession, affected: list[Affected]) -> list[dict]:
     """The affected decisions as plain data: for the confirmation page and the API's 409 answer."""
     seats = {
         s.pk: s
-        for s in SessionPair.objects.filter(section__session=session).select_related("section", "pair")
+        for s in SessionPair.objects.filter(section__session=session).select_related(
+            "section", "pair__player1", "pair__player2"
+        )
     }
     from .exports import pair_labels
 
@@ -396,7 +398,11 @@ def describe(session: PairSession, affected: list[Affected]) -> list[dict]:
         if pair_id is None:
             return None
         seat = seats.get(pair_id)
-        return {"id": pair_id, "number": labels.get(pair_id, ""), "name": seat.pair.name if seat else ""}
+        return {
+            "id": pair_id,
+            "number": labels.get(pair_id, ""),
+            "name": seat.pair.display_name if seat else "",
+        }
 
     out = []
     for item in affected:
