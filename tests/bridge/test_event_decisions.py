@@ -365,7 +365,7 @@ def test_the_api_answers_409_with_the_artificial_score_and_takes_the_resolution(
     [conflict] = item["conflicts"]
     assert conflict["board"] == row["board"]
     assert (conflict["ns"]["id"], conflict["ew"]["id"]) == (ns.pk, ew.pk)
-    assert conflict["ns"]["number"] == str(ns.number) and conflict["ns"]["name"] == ns.pair.name
+    assert conflict["ns"]["number"] == str(ns.number) and conflict["ns"]["name"] == ns.pair.display_name
     assert conflict["upload"]["contract"] == row["contract"] and conflict["decision"]["artificial"] == "A+/A-"
 
     bad = api_upload(api, uploaded, text, decisions=json.dumps({ruling.pk: "set_aside"}))
