@@ -333,8 +333,9 @@ def api_upload(api, session, text, name="session.csv", **extra):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["csv", "pbn"])
 def test_the_api_answers_409_with_the_artificial_score_and_takes_the_resolution(
-    event, uploaded, rows, director
+    event, uploaded, rows, director, kind
 ):
     row = played_row(rows)
     ns, ew = SessionPair.objects.get(pk=row["ns_id"]), SessionPair.objects.get(pk=row["ew_id"])
@@ -352,10 +353,10 @@ def test_the_api_answers_409_with_the_artificial_score_and_takes_the_resolution(
     ruled = standings(uploaded)
     api = APIClient()
     api.force_authenticate(director)
-    text = sample.csv_text(uploaded, rows)
+    text, name = text_of(uploaded, rows, kind), f"session.{kind}"
     before = counts()
 
-    answer = api_upload(api, uploaded, text)
+    answer = api_upload(api, uploaded, text, name)
     assert answer.status_code == 409 and counts() == before
     body = answer.json()
     assert body["base_version"] == ruling.pk and body["changed"] is False
@@ -368,16 +369,18 @@ def test_the_api_answers_409_with_the_artificial_score_and_takes_the_resolution(
     assert conflict["ns"]["number"] == str(ns.number) and conflict["ns"]["name"] == ns.pair.display_name
     assert conflict["upload"]["contract"] == row["contract"] and conflict["decision"]["artificial"] == "A+/A-"
 
-    bad = api_upload(api, uploaded, text, decisions=json.dumps({ruling.pk: "set_aside"}))
+    bad = api_upload(api, uploaded, text, name, decisions=json.dumps({ruling.pk: "set_aside"}))
     assert bad.status_code == 400 and "reason" in bad.json()["errors"][0] and counts() == before
     stale = api_upload(
-        api, uploaded, text, decisions=json.dumps({ruling.pk: "keep"}), base_version=ruling.pk - 1
+        api, uploaded, text, name, decisions=json.dumps({ruling.pk: "keep"}), base_version=ruling.pk - 1
     )
     assert stale.status_code == 409 and stale.json()["changed"] is True and counts() == before
-    wrong = api_upload(api, uploaded, text, decisions="[1]")
+    wrong = api_upload(api, uploaded, text, name, decisions="[1]")
     assert wrong.status_code == 400 and counts() == before
 
-    done = api_upload(api, uploaded, text, decisions=json.dumps({ruling.pk: "keep"}), base_version=ruling.pk)
+    done = api_upload(
+        api, uploaded, text, name, decisions=json.dumps({ruling.pk: "keep"}), base_version=ruling.pk
+    )
     assert done.status_code == 201
     recompute_event(event.pk)
     assert standings(uploaded) == ruled
