@@ -179,7 +179,14 @@ def version_history(request, pk):
         ResultVersion.objects.filter(session=session).select_related("uploaded_by").order_by("number")
     )
     records: dict[int, list] = {}
+    labels: dict[int, str] = {}
     for record in VersionDecision.objects.filter(version__session=session).select_related("decision"):
+        if record.decision_id not in labels:
+            decision = record.decision
+            labels[decision.pk] = decisions.label_of(
+                decision, decisions.kind_of(decision, decisions.delta_of(decision))
+            )
+        record.label = labels[record.decision_id]
         records.setdefault(record.version_id, []).append(record)
     history, previous = [], None
     for version in rows:

@@ -104,6 +104,15 @@ def publish_appeal(event, session, director, make_user, board_score, labels):
     return appeal, top
 
 
+def login(walk, user):
+    """Log in and wait for the answer (a page opened before it arrives would still be anonymous)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    walk.login(user)
+    login_url = reverse("login")
+    WebDriverWait(walk.driver, 15).until(lambda d: login_url not in d.current_url)
+
+
 def shoot(driver, name):
     folder = Path(os.environ.get("SCREENSHOTS") or ROOT / "var" / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
@@ -118,7 +127,7 @@ def shoot(driver, name):
 def test_decisions_survive_the_same_file_uploaded_again(browser, live_server, prepared, make_user, tmp_path):
     from selenium.webdriver.common.by import By
 
-    from bridge.models import BoardScore, ResultVersion, SessionPair, SessionStanding
+    from bridge.models import BoardScore, CorrectionRequest, ResultVersion, SessionPair, SessionStanding
     from bridge.services import sample, versions
 
     event, session, director, members, rows = prepared
@@ -128,7 +137,7 @@ def test_decisions_survive_the_same_file_uploaded_again(browser, live_server, pr
     walk = Walk(browser, live_server)
 
     # 1. the director uploads the session and publishes it
-    walk.login(director)
+    login(walk, director)
     walk.go(reverse("bridge_upload", args=[session.pk]))
     form = walk.fill("main form[enctype]", {"format": "pbn"})
     form.find_element(By.NAME, "file").send_keys(str(pbn))
@@ -145,7 +154,7 @@ def test_decisions_survive_the_same_file_uploaded_again(browser, live_server, pr
     player = make_user("jatekos@example.hu")
     seat.pair.player1.user = player
     seat.pair.player1.save()
-    walk.login(player)
+    login(walk, player)
     walk.go(reverse("bridge_correction_request", args=[session.pk]))
     walk.fill(
         "main form",
@@ -158,7 +167,8 @@ def test_decisions_survive_the_same_file_uploaded_again(browser, live_server, pr
         },
     )
     walk.click("main form button")
-    walk.login(director)
+    assert CorrectionRequest.objects.filter(session=session).exists(), walk.text()
+    login(walk, director)
     walk.go(reverse("bridge_corrections", args=[event.pk]))
     walk.click("main form button[name=approve]")
     corrected = versions.latest_version(session)
@@ -207,6 +217,13 @@ def test_decisions_survive_the_same_file_uploaded_again(browser, live_server, pr
     assert sorted(
         SessionStanding.objects.filter(session=session).values_list("pair_id", "total", "place")
     ) == sorted(after_ruling)
+
+    # the history says what version 4 carried, with the diff of each version
+    walk.go(reverse("bridge_versions", args=[session.pk]))
+    history = walk.text()
+    assert appeal.reference in history and "Eggyel több ütést vittünk." in history
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#version-4 li")) == 2
+    shoot(browser, "version-history")
 
     # 5. the public standings still show the ruling
     browser.delete_all_cookies()
