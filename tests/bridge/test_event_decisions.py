@@ -562,3 +562,54 @@ def test_players_and_visitors_may_not_see_the_history_or_restore(
         assert client.get(url).status_code == 403
         assert client.post(url, {}).status_code == 403
     assert ResultVersion.objects.filter(session=uploaded).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_testers_two_table_howell(mbsz, make_user):
+    """The defect as reported: PBN (v1), a correction approved (v2), a CSV (v3) lost it; a ruling (v5), the
+    PBN again (v6) put the standings back. Now both uploads ask, and kept decisions stay in the standings."""
+    event = sample.event_with_pairs(mbsz, pairs=4, title="Kéttáblás Howell", start=START)
+    director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
+    session = setup.create_session(
+        event, movement="howell", pairs=setup.pairs_from_entries(event), announced=event.sessions.first()
+    )
+    rows = sample.play(session, random.Random(3))
+    pbn, csv = sample.pbn_text(session, rows), sample.csv_text(session, rows)
+    uploads.upload(session, uploads.parse_pbn(pbn), source="pbn", user=director)
+    recompute_event(event.pk)
+    row = played_row(rows)
+    request = correct(session, director, make_user, row)
+    corrected = standings(session)
+    fixed = latest_row(session, row["board"], row["ns_id"], row["ew_id"]).tricks
+    assert fixed != row["tricks"]
+    with pytest.raises(decisions.DecisionsPending):
+        uploads.upload(session, uploads.parse_csv(csv), source="csv", user=director)
+    uploads.upload(
+        session, uploads.parse_csv(csv), source="csv", user=director, resolutions={request.version_id: "keep"}
+    )
+    recompute_event(event.pk)
+    assert standings(session) == corrected
+    assert latest_row(session, row["board"], row["ns_id"], row["ew_id"]).tricks == fixed
+
+    other = next(r for r in rows if r["board"] != request.board)
+    ruling = apply_ruling(
+        session, other["board"], SessionPair.objects.get(pk=other["ns_id"]),
+        SessionPair.objects.get(pk=other["ew_id"]), artificial="A", reason="FA-2", user=director, source="appeal",
+    )  # fmt: skip
+    recompute_event(event.pk)
+    ruled = standings(session)
+    with pytest.raises(decisions.DecisionsPending) as pending:
+        uploads.upload(session, uploads.parse_pbn(pbn), source="pbn", user=director)
+    assert {a.decision.pk for a in pending.value.affected} == {request.version_id, ruling.pk}
+    version = uploads.upload(
+        session,
+        uploads.parse_pbn(pbn),
+        source="pbn",
+        user=director,
+        resolutions={request.version_id: "keep", ruling.pk: "keep"},
+    )
+    recompute_event(event.pk)
+    assert standings(session) == ruled
+    assert latest_row(session, row["board"], row["ns_id"], row["ew_id"]).tricks == fixed
+    assert latest_row(session, other["board"], other["ns_id"], other["ew_id"]).artificial == "A"
+    assert [d["decision"].pk for d in decisions.summary(version)] == [request.version_id, ruling.pk]
