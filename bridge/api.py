@@ -6,6 +6,7 @@ countersigns or refuses), through the same services and `rules` permissions as t
 """
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -28,7 +29,7 @@ from .models import (
     SessionPair,
     SessionStanding,
 )
-from .services import corrections, pages, setup, uploads, versions
+from .services import corrections, decisions, pages, setup, uploads, versions
 from .services.pages import processing
 
 MANAGE, VIEW = "bridge.manage_results", "bridge.view_results"
@@ -136,6 +137,80 @@ class BridgeUploadSerializer(serializers.Serializer):
         choices=["pbn", "csv"], required=False, help_text="Default: from the file name (.csv, else PBN)."
     )
     note = serializers.CharField(max_length=500, required=False, allow_blank=True)
+    decisions = serializers.JSONField(
+        binary=True,
+        required=False,
+        help_text='The answer to a 409: decision id -> "keep", "reconfirm" or "set_aside" (a JSON object), '
+        "for every decision the 409 listed.",
+    )
+    reasons = serializers.JSONField(
+        binary=True,
+        required=False,
+        help_text="Decision id -> why (a JSON object); required for each decision set aside.",
+    )
+    base_version = serializers.IntegerField(
+        required=False,
+        help_text="The base_version of the 409 answered: if the results changed since, a new 409 lists the "
+        "decisions again and nothing is stored.",
+    )
+
+    def validate_decisions(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("a JSON object: decision id -> keep, reconfirm or set_aside")
+        return value
+
+    def validate_reasons(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("a JSON object: decision id -> reason")
+        return value
+
+
+class BridgePairRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.CharField(help_text="The pair's number in the session (with the section letter).")
+    name = serializers.CharField()
+
+
+class BridgeConflictSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    ns = BridgePairRefSerializer(help_text="The N-S pair, or the penalised pair.")
+    ew = BridgePairRefSerializer(allow_null=True)
+    upload = serializers.DictField(
+        allow_null=True, help_text="The upload's result: contract, declarer, tricks, score, artificial."
+    )
+    decision = serializers.DictField(help_text="The decision's result (same keys), or its penalty_percent.")
+    upload_text = serializers.CharField()
+    decision_text = serializers.CharField()
+
+
+class BridgeAffectedDecisionSerializer(serializers.Serializer):
+    id = serializers.IntegerField(
+        help_text="The decision's version id: the key of `decisions` and `reasons`."
+    )
+    version = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=[
+            "correction",
+            "appeal",
+            "artificial_score",
+            "assigned_score",
+            "penalty",
+            "withdrawal",
+            "adjustment",
+        ]
+    )
+    label = serializers.CharField()
+    by = serializers.CharField()
+    at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    conflicts = BridgeConflictSerializer(many=True)
+
+
+class BridgeDecisionsPendingSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    base_version = serializers.IntegerField(allow_null=True)
+    changed = serializers.BooleanField(help_text="The results changed since the base_version sent.")
+    decisions = BridgeAffectedDecisionSerializer(many=True)
 
 
 class BridgeVersionSerializer(serializers.Serializer):
@@ -178,7 +253,13 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
             201: BridgeVersionSerializer,
             400: BridgeUploadErrorSerializer,
             413: BridgeUploadErrorSerializer,
+            409: BridgeDecisionsPendingSerializer,
         },
+        description="Uploads a PBN or CSV file as the session's new results. The decisions in force "
+        "(corrections, adjusted and artificial scores, penalties, appeal decisions) are re-applied on top of "
+        "the file. If the file touches any of them, nothing is stored and the answer is 409 with the list; "
+        "send the same file again with `decisions` ({id: keep | reconfirm | set_aside}), `reasons` "
+        "({id: why}, required to set aside) and the `base_version` of the 409.",
     )
     @action(detail=True, methods=["post"], parser_classes=[MultiPartParser, FormParser])
     def upload(self, request, pk=None):
@@ -204,7 +285,22 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
                 note=data.validated_data.get("note", ""),
                 file_name=file.name,
                 raw=text,
+                resolutions=data.validated_data.get("decisions"),
+                reasons=data.validated_data.get("reasons"),
+                expected_base=data.validated_data.get("base_version"),
             )
+        except decisions.DecisionsPending as pending:
+            body = {
+                "detail": _(
+                    "The upload touches decisions in force: say for each keep, reconfirm or set_aside."
+                )
+                if not pending.changed
+                else _("The results changed meanwhile: check the decisions again."),
+                "base_version": pending.base.pk if pending.base else None,
+                "changed": pending.changed,
+                "decisions": decisions.describe(session, pending.affected),
+            }
+            return Response(BridgeDecisionsPendingSerializer(body).data, status=status.HTTP_409_CONFLICT)
         except uploads.UploadError as error:
             return Response({"errors": error.messages}, status=status.HTTP_400_BAD_REQUEST)
         except UploadInputError as error:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import dealing, director, players, public
+from .views import dealing, decisions, director, players, public
 
 urlpatterns = [
     path("", public.results_index, name="results"),
@@ -15,7 +15,13 @@ urlpatterns = [
     path("sessions/<int:pk>/usebio.xml", public.export_usebio, name="bridge_export_usebio"),
     path("sessions/<int:pk>/upload/", director.upload, name="bridge_upload"),
     path("sessions/<int:pk>/traveller/<int:board>/", director.traveller, name="bridge_traveller"),
-    path("sessions/<int:pk>/versions/", director.version_list, name="bridge_versions"),
+    path("sessions/<int:pk>/upload/confirm/", decisions.upload_confirm, name="bridge_upload_confirm"),
+    path("sessions/<int:pk>/versions/", decisions.version_history, name="bridge_versions"),
+    path(
+        "sessions/<int:pk>/versions/<int:number>/restore/",
+        decisions.version_restore,
+        name="bridge_version_restore",
+    ),
     path("sessions/<int:pk>/publish/", director.publish, name="bridge_publish"),
     path("sessions/<int:pk>/adjust/", director.adjust, name="bridge_adjust"),
     path("sessions/<int:pk>/movement/", director.guide_cards, name="bridge_guide_cards"),

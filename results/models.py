@@ -20,6 +20,7 @@ class VersionedUpload(models.Model):
         CORRECTION = "correction", _("correction")
         ADJUSTMENT = "adjustment", _("adjusted score")
         APPEAL = "appeal", _("appeal decision")
+        RESTORE = "restore", _("restored version")
 
     number = models.PositiveIntegerField(_("version"))
     source = models.CharField(_("source"), max_length=12, choices=Source.choices)

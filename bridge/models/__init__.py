@@ -6,7 +6,7 @@ from .requests import CorrectionRequest
 from .roster import Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
 from .standings import BoardScore, EventStanding, HandRecord, SessionStanding
-from .uploads import BoardResult, ResultPenalty, ResultVersion
+from .uploads import BoardResult, ResultPenalty, ResultVersion, VersionDecision
 
 __all__ = [
     "BoardResult",
@@ -24,5 +24,6 @@ __all__ = [
     "SessionPair",
     "SessionStanding",
     "Substitution",
+    "VersionDecision",
     "Withdrawal",
 ]

@@ -91,3 +91,38 @@ class ResultPenalty(AppendOnly):
 
     def __str__(self):
         return f"{self.pair_id} -{self.percent}% ({self.board or '-'})"
+
+
+class VersionDecision(AppendOnly):
+    """Which decisions a version reflects (part of issue #14): written with every upload or restore.
+
+    A decision is a version made by a correction, a director's adjustment (an adjusted or artificial
+    score, a penalty, a withdrawal) or an appeal decision. A whole-file upload replaces the rows; every
+    decision still in force is re-applied on top of it (carried silently when the upload does not touch its
+    rows, kept or re-confirmed by the director when it does) or set aside by the director with a reason.
+    A decision version itself needs no row: it is in force with whatever its base carries.
+    """
+
+    class Action(models.TextChoices):
+        CARRIED = "carried", _("carried")
+        KEPT = "kept", _("kept")
+        RECONFIRMED = "reconfirmed", _("re-confirmed")
+        SET_ASIDE = "set_aside", _("set aside")
+
+    version = models.ForeignKey(ResultVersion, on_delete=models.PROTECT, related_name="decisions")
+    decision = models.ForeignKey(
+        ResultVersion, on_delete=models.PROTECT, related_name="+", verbose_name=_("decision")
+    )
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["version", "decision__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "decision"], name="bridge_one_record_per_decision")
+        ]
+        verbose_name = _("decision of a version")
+        verbose_name_plural = _("decisions of a version")
+
+    def __str__(self):
+        return f"{self.version} {self.action} {self.decision}"

@@ -4,7 +4,9 @@ All three become the same `Row`s, are checked against the session as a whole (pa
 per board, boards in play) and only then written: a file with any error writes nothing and says where
 (line, or board and table). A PBN or CSV upload replaces the session's results; a traveller replaces one
 board's. Penalties, which files do not carry, are kept from the previous version, and so are the results of
-a withdrawn pair the new rows say nothing about (the export leaves out results a withdrawal deleted).
+a withdrawn pair the new rows say nothing about (the export leaves out results a withdrawal deleted). The
+decisions in force (corrections, rulings, penalties) are re-applied on top (`decisions`): one the file
+touches waits for the director's keep / re-confirm / set aside.
 """
 
 import re
@@ -19,7 +21,7 @@ from bridge.pbn.reader import PbnError, read_session
 from results.models import VersionedUpload
 
 from ..models import Pair, PairSession, ResultVersion, Section, SessionPair
-from . import versions
+from . import decisions, versions
 
 Source = VersionedUpload.Source
 _LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
@@ -309,8 +311,16 @@ def upload(
     note: str = "",
     file_name: str = "",
     raw: str = "",
+    resolutions: dict | None = None,
+    reasons: dict | None = None,
+    expected_base: int | None = None,
+    dry_run: bool = False,
 ) -> ResultVersion:
-    """Check everything, then write the new version in one transaction (UploadError: nothing written)."""
+    """Check everything, then write the new version in one transaction (UploadError: nothing written).
+
+    The decisions in force (corrections, adjustments, appeal decisions) are re-applied on the new rows;
+    one the new rows touch needs the director's word first (`decisions.settle`): without it
+    `decisions.DecisionsPending` is raised and nothing is written (always with `dry_run`: the check alone)."""
     with transaction.atomic():
         versions.lock_event(session.event_id)
         session = PairSession.objects.select_for_update().get(pk=session.pk)
@@ -337,8 +347,23 @@ def upload(
                     "artificial": row.artificial,
                 }
             )
+        fresh = list(rows) if parsed.only_boards is None else rows[len(rows) - len(resolved) :]
         if parsed.only_boards is None:  # a whole file (a traveller edits its board's rows as shown)
             rows.extend(_kept_rows_of_withdrawn_pairs(session, base, rows))
+        try:
+            settled = decisions.settle(
+                base,
+                rows,
+                versions.penalties_of(base),
+                fresh=fresh,
+                resolutions=resolutions,
+                reasons=reasons,
+                expected_base=expected_base,
+                dry_run=dry_run,
+            )
+        except decisions.ResolutionError as error:
+            raise UploadError(error.messages)
+        rows = settled.rows
         deals = {int(k): v for k, v in (base.deals if base else {}).items()}
         deals.update(parsed.deals)
         last_board = max((r["board"] for r in rows), default=0)
@@ -347,10 +372,10 @@ def upload(
         ):
             session.boards = last_board
             session.save(update_fields=["boards"])
-        return versions.write_version(
+        version = versions.write_version(
             session,
             rows,
-            versions.penalties_of(base),
+            settled.penalties,
             source=source,
             user=user,
             note=note,
@@ -359,6 +384,8 @@ def upload(
             deals=deals,
             base=base,
         )
+        decisions.record(version, settled)
+        return version
 
 
 def _kept_rows_of_withdrawn_pairs(session: PairSession, base, rows: list[dict]) -> list[dict]:

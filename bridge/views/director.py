@@ -3,7 +3,6 @@ guide cards, substitutes and withdrawals, the corrections queue. Every one check
 on the object."""
 
 from django.contrib import messages
-from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,13 +16,13 @@ from ..models import (
     BoardResult,
     CorrectionRequest,
     PairSession,
-    ResultVersion,
     SessionPair,
     Substitution,
     Withdrawal,
 )
-from ..services import adjustments, corrections, pages, roster, setup, uploads, versions
+from ..services import adjustments, corrections, decisions, pages, roster, setup, uploads, versions
 from ..services.exports import pair_labels
+from . import decisions as decision_views
 from .common import MANAGE, event_or_deny, login_or_raise, session_context, session_or_deny
 from .forms import (
     AdjustForm,
@@ -103,6 +102,11 @@ def upload(request, pk):
                 file_name=form.cleaned_data["file"].name,
                 raw=text,
             )
+        except decisions.DecisionsPending as pending:
+            payload = {"kind": kind, "text": text, "note": form.cleaned_data["note"]}
+            return decision_views.stash(
+                request, session, {**payload, "file_name": form.cleaned_data["file"].name}, pending
+            )
         except (uploads.UploadError, UploadInputError) as error:
             errors = error.messages
         else:
@@ -146,14 +150,18 @@ def traveller(request, pk, board):
     errors = []
     if request.method == "POST" and formset.is_valid() and note_form.is_valid():
         lines = [f.cleaned_data for f in formset if f.has_content()]
+        note = note_form.cleaned_data["note"] or _("traveller of board %(board)s") % {"board": board}
         try:
             version = uploads.upload(
                 session,
                 uploads.parse_traveller(board, lines),
                 source=Source.FORM,
                 user=request.user,
-                note=note_form.cleaned_data["note"] or _("traveller of board %(board)s") % {"board": board},
+                note=note,
             )
+        except decisions.DecisionsPending as pending:
+            payload = {"kind": "form", "board": board, "lines": lines, "note": note}
+            return decision_views.stash(request, session, payload, pending)
         except uploads.UploadError as error:
             errors = error.messages
         else:
@@ -177,22 +185,6 @@ def traveller(request, pk, board):
             boards=range(1, max(session.boards, board) + 1),
         ),
         status=400 if errors else 200,
-    )
-
-
-@login_or_raise
-def version_list(request, pk):
-    session = session_or_deny(request, pk, MANAGE)
-    rows = (
-        ResultVersion.objects.filter(session=session)
-        .select_related("uploaded_by")
-        .annotate(result_count=Count("results"))
-        .order_by("-number")
-    )
-    return render(
-        request,
-        "bridge/versions.html",
-        session_context(request, session, versions=[(v, v.result_count) for v in rows]),
     )
 
 

@@ -10,7 +10,7 @@ from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
 from ..models import PairSession, SessionPair
-from ..services import corrections, dealing, exports, pages, versions
+from ..services import corrections, dealing, decisions, exports, pages, versions
 from .common import MANAGE, VIEW, login_or_raise, session_context, session_or_deny
 
 
@@ -71,6 +71,7 @@ def session_page(request, pk):
             .filter(Q(pair__player1=person) | Q(pair__player2=person))
             .first()
         )
+    latest = versions.latest_version(session)
     return render(
         request,
         "bridge/session.html",
@@ -82,7 +83,8 @@ def session_page(request, pk):
             deadline=corrections.correction_deadline(session),
             window_open=corrections.window_open(session),
             mine=mine,
-            version=versions.latest_version(session),
+            version=latest,
+            in_force=decisions.summary(latest) if latest and request.user.has_perm(MANAGE, session) else [],
         ),
     )
 

@@ -17,4 +17,24 @@
       window.print();
     }
   });
+  // A destructive choice asks first: the submit button's data-confirm, or that of a checked input of the
+  // form (a "set aside" radio); a button with data-no-confirm (abandon, cancel) never asks.
+  document.addEventListener("submit", function (event) {
+    var submitter = event.submitter;
+    if (submitter && submitter.hasAttribute("data-no-confirm")) {
+      return;
+    }
+    var questions = [];
+    if (submitter && submitter.getAttribute("data-confirm")) {
+      questions.push(submitter.getAttribute("data-confirm"));
+    }
+    event.target.querySelectorAll("input[data-confirm]:checked").forEach(function (input) {
+      if (questions.indexOf(input.getAttribute("data-confirm")) < 0) {
+        questions.push(input.getAttribute("data-confirm"));
+      }
+    });
+    if (questions.length && !window.confirm(questions.join("\n"))) {
+      event.preventDefault();
+    }
+  });
 })();

@@ -199,6 +199,7 @@ def _build_world():
         "bridge_export_usebio",
         "bridge_upload",
         "bridge_versions",
+        "bridge_upload_confirm",
         "bridge_publish",
         "bridge_adjust",
         "bridge_guide_cards",
@@ -209,6 +210,7 @@ def _build_world():
     ):
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
+    kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
     kwargs["bridge_score_card"] = {"pk": session.pk, "pair": 1}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
     for name in (
