@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -62,6 +63,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         "decisions": "appeals.hear_case",
         "vote": "appeals.hear_case",
         "publish": "appeals.hear_case",
+        "withdraw_proposal": "appeals.withdraw_proposal",
         "attachments": "appeals.add_attachment",
         "second_instance": "appeals.file_second_instance",
         "second_deposit": "appeals.confirm_second_deposit",
@@ -172,8 +174,12 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         run(lambda: decisions.propose(appeal, request.user, **data.validated_data))
         return self._reply(appeal)
 
-    def _decision(self, appeal, pk):
-        return get_object_or_404(Decision, pk=pk, appeal=appeal)
+    def _decision(self, appeal, pk, **filters):
+        """A decision of this case; another case's (or no such) id is a 400 naming the field."""
+        decision = Decision.objects.filter(pk=pk, appeal=appeal, **filters).first()
+        if decision is None:
+            raise ValidationError({"decision": [_("No such decision in this case.")]})
+        return decision
 
     @extend_schema(request=s.VoteSerializer, responses=s.AppealSerializer)
     @action(detail=True, methods=["post"])
@@ -195,6 +201,18 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         decision = self._decision(appeal, data.validated_data["decision"])
         run(lambda: decisions.publish(decision, request.user))
+        return self._reply(appeal)
+
+    @extend_schema(request=s.WithdrawProposalSerializer, responses=s.AppealSerializer)
+    @action(detail=True, methods=["post"], url_path="withdraw-proposal")
+    def withdraw_proposal(self, request, pk=None):
+        """The panel's chair withdraws the proposal being voted on; its votes no longer count, the panel
+        proposes and votes again (the withdrawal stays on the timeline)."""
+        appeal = self.get_object()
+        data = s.WithdrawProposalSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        decision = self._decision(appeal, data.validated_data["decision"])
+        run(lambda: decisions.withdraw(decision, request.user, data.validated_data["reason"]))
         return self._reply(appeal)
 
     @extend_schema(
@@ -248,9 +266,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data = s.VoteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        decision = get_object_or_404(
-            Decision, pk=d["decision"], appeal=appeal, instance=Decision.Instance.SECOND
-        )
+        decision = self._decision(appeal, d["decision"], instance=Decision.Instance.SECOND)
         run(lambda: second_instance.vote(decision, request.user, d["agrees"], d["comment"]))
         return self._reply(appeal)
 

@@ -160,6 +160,14 @@ class VoteForm(forms.Form):
     comment = forms.CharField(label=_("Comment"), max_length=500, required=False)
 
 
+class WithdrawProposalForm(forms.Form):
+    reason = forms.CharField(label=_("Why the proposal is withdrawn"), max_length=300, required=False)
+    confirm = forms.BooleanField(
+        label=_("I withdraw the proposal: its votes no longer count and the panel votes again."),
+        required=True,
+    )
+
+
 class LeaveForm(forms.Form):
     reason = forms.CharField(label=_("Why you leave"), max_length=300, required=False)
 

@@ -24,6 +24,7 @@ from ..forms import (
     SecondAppealForm,
     StatementForm,
     VoteForm,
+    WithdrawProposalForm,
 )
 from ..models import Attachment, Intention, PanelSeat
 from ..queries import anonymised_for, visible_appeals
@@ -72,7 +73,8 @@ def appeal_list(request):
     return render(request, "appeals/list.html", context)
 
 
-def appeal_detail(request, pk):
+def appeal_detail(request, pk, *, decision_form=None, status=200):
+    """One case; `decision_form` is a refused proposal shown again with its errors."""
     appeal = appeal_or_404(request, pk)
     user = request.user
     insider = user.has_perm("appeals.view_case_file", appeal)
@@ -122,7 +124,10 @@ def appeal_detail(request, pk):
         if user.is_authenticated
         else None,
         "statement_form": StatementForm() if hearing else None,
-        "decision_form": DecisionForm(appeal=appeal) if hearing and not pending else None,
+        "decision_form": (decision_form or DecisionForm(appeal=appeal)) if hearing and not pending else None,
+        "withdraw_form": WithdrawProposalForm()
+        if pending and user.has_perm("appeals.withdraw_proposal", appeal)
+        else None,
         "vote_form": VoteForm() if hearing and pending and not pending.my_vote else None,
         "attachment_form": AttachmentForm(),
         "second_form": SecondAppealForm(),
@@ -131,7 +136,7 @@ def appeal_detail(request, pk):
         if hasattr(appeal.event, "appeals_committee")
         else [],
     }
-    return render(request, "appeals/detail.html", context)
+    return render(request, "appeals/detail.html", context, status=status)
 
 
 @login_required
