@@ -6,7 +6,6 @@ an event (committee, start, session ends, intentions), the director's measures a
 A refusal of a service is a 400 with its messages; a case the caller may not see is a 404.
 """
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
@@ -14,7 +13,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
@@ -90,13 +89,24 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         d = data.validated_data
         session = Session.objects.filter(pk=d["session"]).select_related("event").first()
         if session is None or not request.user.has_perm("tournaments.view_event", session.event):
-            raise ValidationError({"session": ["No such session."]})
+            raise ValidationError({"session": [_("No such session.")]})
         entries = Entry.objects.filter(event=session.event_id)
         entry = entries.filter(pk=d["entry"]).first()
         if entry is None:
-            raise ValidationError({"entry": ["No such entry in this event."]})
-        respondent = entries.filter(pk=d["respondent_entry"]).first() if d.get("respondent_entry") else None
-        director = get_user_model().objects.filter(pk=d["director"]).first() if d.get("director") else None
+            raise ValidationError({"entry": [_("No such entry in this event.")]})
+        respondent = None
+        if d.get("respondent_entry"):
+            respondent = entries.filter(pk=d["respondent_entry"]).first()
+            if respondent is None:
+                raise ValidationError({"respondent_entry": [_("No such entry in this event.")]})
+        director = None
+        if d.get("director"):
+            # Only among the event's directors, as on the form (issue #15): never any user id.
+            director = filing.event_directors(session.event).filter(pk=d["director"]).first()
+            if director is None:
+                raise ValidationError(
+                    {"director": [_("Choose the director who ruled among this event's directors.")]}
+                )
         appeal = run(
             lambda: filing.file_appeal(
                 request.user,
@@ -149,7 +159,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if member_pk:
             member = CommitteeMember.objects.filter(pk=member_pk, committee__event=appeal.event_id).first()
             if member is None:
-                raise ValidationError({"member": ["Not a member of this event's committee."]})
+                raise ValidationError({"member": [_("Not a member of this event's committee.")]})
             run(lambda: panel.seat(appeal, member, request.user))
         else:
             run(lambda: panel.form_panel(appeal, request.user))
@@ -271,6 +281,14 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return self._reply(appeal)
 
 
+def _session_of(event, pk):
+    """A session of this event; another event's (or no such) id is a 400 naming the field."""
+    session = Session.objects.filter(pk=pk, event=event).first()
+    if session is None:
+        raise ValidationError({"session": [_("No such session in this event.")]})
+    return session
+
+
 class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """The appeals desk of an event: its committee, its start, the end of its sessions, intentions to appeal."""
 
@@ -348,7 +366,9 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data = s.LeaveDecisionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        member = get_object_or_404(CommitteeMember, pk=d["member"], committee__event=event)
+        member = CommitteeMember.objects.filter(pk=d["member"], committee__event=event).first()
+        if member is None:
+            raise ValidationError({"member": [_("Not a member of this event's committee.")]})
         run(lambda: committee.decide_leave(member, request.user, d["consents"]))
         return self._desk(event)
 
@@ -367,7 +387,7 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         event = self.get_object()
         data = s.SessionEndInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = get_object_or_404(Session, pk=data.validated_data["session"], event=event)
+        session = _session_of(event, data.validated_data["session"])
         run(lambda: filing.end_session(session, request.user))
         return self._desk(event)
 
@@ -379,8 +399,10 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data = s.IntentionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        session = get_object_or_404(Session, pk=d["session"], event=event)
-        entry = get_object_or_404(Entry, pk=d["entry"], event=event)
+        session = _session_of(event, d["session"])
+        entry = Entry.objects.filter(pk=d["entry"], event=event).first()
+        if entry is None:
+            raise ValidationError({"entry": [_("No such entry in this event.")]})
         run(
             lambda: filing.record_intention(
                 session,
@@ -417,7 +439,9 @@ class MeasureViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, viewsets.Ge
         data.is_valid(raise_exception=True)
         d = data.validated_data
         if not request.user.has_perm("appeals.take_measure", d["event"]):
-            raise NotFound
+            raise ValidationError({"event": [_("You take no measures at this event.")]})
+        if d.get("session") is not None and d["session"].event_id != d["event"].pk:
+            raise ValidationError({"session": [_("No such session in this event.")]})
         measure = run(
             lambda: discipline.take_measure(
                 d["event"],

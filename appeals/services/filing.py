@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from federation.models import Role
 from tournaments.models import Entry, Event
 
 from ..models import Appeal, Consent, Intention, SessionEnd, TimelineEntry
@@ -82,6 +83,21 @@ def intention_in_time(session, entry) -> bool:
     return end is not None and found.filter(recorded_at__lte=end).exists()
 
 
+def event_directors(event):
+    """The users who direct `event` (its DIRECTOR roles): the only ones an appeal names as the director."""
+    from django.contrib.auth import get_user_model
+
+    return (
+        get_user_model()
+        .objects.filter(portal_roles__kind=Role.DIRECTOR, portal_roles__event=event)
+        .distinct()
+    )
+
+
+def is_director_of(user, event) -> bool:
+    return Role.objects.filter(user=user, kind=Role.DIRECTOR, event=event).exists()
+
+
 def _check_window(session, now):
     end = session_end(session)
     if end is None or end > now:
@@ -134,6 +150,9 @@ def file_appeal(
         raise ValidationError(_("The entries must play in this event."))
     if respondent_entry is not None and respondent_entry.pk == entry.pk:
         raise ValidationError(_("The opponents cannot be the appellant."))
+    if director is not None and not is_director_of(director, event):
+        # The web form offers the event's directors only; the API is held to the same list (issue #15).
+        raise ValidationError({"director": _("Choose the director who ruled among this event's directors.")})
     _check_appellant(entry, person, event)
     _check_window(session, now)
     if not intention_in_time(session, entry):

@@ -270,8 +270,10 @@ def attachment_download(request, pk, attachment_pk):
         handle = attachment.file.open("rb")
     except FileNotFoundError:
         raise Http404
-    response = FileResponse(handle, as_attachment=True, filename=attachment.original_name)
-    response["Content-Type"] = attachment.content_type
+    # The stored name is only a label: the download gets a safe name ending in the sniffed type's extension.
+    name = attachments.display_name(attachment.original_name, attachment.content_type)
+    response = FileResponse(handle, as_attachment=True, filename=name)
+    response["Content-Type"] = attachments.download_type(attachment)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     response["Cache-Control"] = "private, no-store"
