@@ -179,22 +179,29 @@ def _publish(decision, user, now):
         raise ValidationError(_("Every panel member votes before the decision is published."))
     if yes * 2 <= size:
         raise ValidationError(_("The decision has no majority."))
+
+    def close():
+        appeal.deposit_outcome = Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
+        appeal.status = Appeal.Status.DECIDED
+        appeal.save(update_fields=["deposit_outcome", "status"])
+
+    return apply_or_refuse(appeal, decision, user, A.PUBLISHED, close, now=now)
+
+
+def apply_or_refuse(appeal, decision, user, action, close, *, now=None) -> ValidationError | None:
+    """Publish `decision` (`close` sets the case's outcome first) unless the results refuse it; then the
+    decision is marked not applied with the reason (on the timeline too) and the refusal is returned, to be
+    raised after the commit (the caller's transaction keeps the record). Shared by both instances."""
     try:
         with transaction.atomic():  # a refused effect undoes everything of the publication, nothing else
             effects.check(decision)
-            appeal.deposit_outcome = (
-                Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
-            )
-            appeal.status = Appeal.Status.DECIDED
-            appeal.save(update_fields=["deposit_outcome", "status"])
-            finish(appeal, decision, user, A.PUBLISHED, now=now)
+            close()
+            finish(appeal, decision, user, action, now=now)
     except ValidationError as error:
         appeal.refresh_from_db()
         reason = refusal_text(error)
-        decision = Decision.objects.get(pk=decision.pk)
-        decision.status = Decision.Status.NOT_APPLIED
-        decision.refusal = reason
-        decision.save(update_fields=["status", "refusal"])
+        Decision.objects.filter(pk=decision.pk).update(status=Decision.Status.NOT_APPLIED, refusal=reason)
+        decision.refresh_from_db()
         timeline.record(appeal, A.NOT_APPLIED, user, reason)
         return ValidationError(
             _("The decision cannot be applied to the results: %(reason)s The panel proposes a new decision.")
