@@ -282,3 +282,45 @@ def test_an_ulti_decision_naming_a_table_or_player_not_in_the_round_is_refused_w
         appeal, seated[0], outcome="changed", text="x", ulti_round=1, ulti_table=2, ulti_forints=forints
     )
     assert proposal.status == Decision.Status.PROPOSED
+
+
+def test_a_second_instance_decision_the_results_refuse_is_not_applied_and_replaced(
+    world, heard_case, fake_effect
+):
+    from freezegun import freeze_time
+
+    from appeals import effects
+    from appeals.models import FederationSettings
+    from appeals.services import second_instance
+
+    FederationSettings.objects.create(federation=world.event.federation, second_instance_deposit=10000)
+    appeal = heard_case()
+    users = _panel(appeal)
+    with freeze_time("2026-12-05 14:00:00"):
+        proposal = decisions.propose(
+            appeal, users[0], outcome="upheld", text="Helyben marad.", unfounded=True
+        )
+        for user in users[1:]:
+            decisions.vote(proposal, user, True)
+        decisions.publish(proposal, users[0])
+    with freeze_time("2026-12-10 10:00:00"):
+        second_instance.file(appeal, user_of(world.pairs[0]), "A bizottság tévedett.")
+    second_instance.confirm_deposit(appeal, world.ethics)
+    changed = dict(
+        outcome="changed", text="A+/A-.", board_number=7, ns_pair="3", ew_pair="5", artificial="A+/A-"
+    )
+
+    def refuse(decision):
+        raise ValidationError("a(z) 3. pár nem játszik ebben a fordulóban")
+
+    with effects.replaced("bridge", refuse):
+        decision = second_instance.propose(appeal, world.ethics, **changed)  # the deciding (only) vote
+    decision.refresh_from_db()
+    appeal.refresh_from_db()
+    assert decision.status == Decision.Status.NOT_APPLIED and "3. pár" in decision.refusal
+    assert appeal.status == Appeal.Status.SECOND_INSTANCE
+    assert appeal.timeline.filter(action=TimelineEntry.Action.NOT_APPLIED).exists()
+    replacement = second_instance.propose(appeal, world.ethics, **changed)
+    appeal.refresh_from_db()
+    assert replacement.status == Decision.Status.PUBLISHED and appeal.status == Appeal.Status.CLOSED
+    assert fake_effect == [replacement]
