@@ -81,6 +81,36 @@ def check_bridge_decision(decision):
         raise ValidationError(fields)
 
 
+def check_bridge_filing(session, entry, board_number, pairs):
+    """An appeal's board and pair numbers against the session's results, once they are in the portal: the
+    board was played, each pair plays in the session, the appellant's pair is the appellant's. Before the
+    results are uploaded nothing is checked (the panel's proposal is, later)."""
+    from bridge.models import PairSession
+    from bridge.services.adjustments import RulingError, _pair, session_boards
+    from bridge.services.versions import latest_version
+
+    found = PairSession.objects.filter(announced_id=session.pk).first()
+    if found is None or latest_version(found) is None:
+        return
+    errors = {}
+    if board_number not in session_boards(found):
+        errors["board_number"] = [
+            _("Board %(board)s was not played in %(session)s.") % {"board": board_number, "session": session}
+        ]
+    for field, label in pairs.items():
+        if not str(label or "").strip():
+            continue
+        try:
+            seat = _pair(found, label)
+        except RulingError as error:
+            errors[field] = [capfirst(str(error))]
+            continue
+        if field == "appellant_pair" and seat.pair.entry_id != entry.pk:
+            errors[field] = [_("Pair %(pair)s is not your pair.") % {"pair": label}]
+    if errors:
+        raise ValidationError(errors)
+
+
 def apply_bridge_decision(decision):
     from bridge.services import versions
     from bridge.services.adjustments import RulingError, apply_ruling

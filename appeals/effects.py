@@ -85,6 +85,21 @@ def apply(decision) -> str | None:
     return str(handler(decision) or "")
 
 
+_FILING_CHECKS: dict[str, Callable] = {}
+
+
+def register_filing_check(game: str, check: Callable) -> None:
+    """``check(session, entry, board_number, pairs)``: the pair numbers an appeal names (``pairs``: field ->
+    label) against the session's results, when the game has them; a ValidationError by field otherwise."""
+    _FILING_CHECKS[game] = check
+
+
+def check_filing(session, entry, board_number, pairs) -> None:
+    checker = _FILING_CHECKS.get(session.event.federation.game)
+    if checker is not None:
+        checker(session, entry, board_number, pairs)
+
+
 def register_measure(game: str, handler: Callable) -> None:
     _MEASURE_HANDLERS[game] = handler
 
@@ -108,7 +123,13 @@ def apply_measure(measure) -> str | None:
 def register_builtin() -> None:
     """Called from AppConfig.ready: wire the games whose result layer is installed."""
     if find_spec("bridge.services") and find_spec("bridge.services.adjustments"):
-        from .bridge_effect import apply_bridge_decision, apply_bridge_measure, check_bridge_decision
+        from .bridge_effect import (
+            apply_bridge_decision,
+            apply_bridge_measure,
+            check_bridge_decision,
+            check_bridge_filing,
+        )
 
         register("bridge", apply_bridge_decision, check_bridge_decision)
+        register_filing_check("bridge", check_bridge_filing)
         register_measure("bridge", apply_bridge_measure)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from federation.models import Role
 from tournaments.models import Entry, Event
 
+from .. import effects
 from ..models import Appeal, Consent, Intention, SessionEnd, TimelineEntry
 from . import timeline
 from .common import appellant_member, lock_appeal, person_of, require_person, require_status
@@ -155,6 +156,12 @@ def file_appeal(
         raise ValidationError({"director": _("Choose the director who ruled among this event's directors.")})
     _check_appellant(entry, person, event)
     _check_window(session, now)
+    effects.check_filing(
+        session,
+        entry,
+        board_number,
+        {"ns_pair": ns_pair, "ew_pair": ew_pair, "appellant_pair": appellant_pair},
+    )
     if not intention_in_time(session, entry):
         raise ValidationError(
             _("No intention to appeal was recorded with the director before the session ended (VSz 22).")

@@ -30,7 +30,7 @@ from ..models import Attachment, Intention, PanelSeat
 from ..queries import anonymised_for, visible_appeals
 from ..services import attachments, filing, second_instance
 from ..services.decision import tally
-from .common import act, appeal_or_404, event_or_404, show_errors
+from .common import act, appeal_or_404, error_by_field, event_or_404, show_errors
 
 
 def _playing_today(user):
@@ -177,6 +177,9 @@ def appeal_file(request, pk):
                 if d.get("attachment"):
                     attachments.add_attachment(appeal, request.user, d["attachment"])
         except ValidationError as error:
+            # At its field (the director, a pair or board number the results do not have), else on top.
+            for field, errors in error_by_field(error).items():
+                form.add_error(field if field in form.fields else None, errors)
             show_errors(request, error)
         else:
             messages.success(request, _("Appeal filed."))

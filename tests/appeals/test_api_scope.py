@@ -230,3 +230,53 @@ def test_an_attachment_keeps_no_dangerous_name_or_type(world, api, file_case, cl
     disposition = response["Content-Disposition"]
     assert disposition.startswith("attachment;") and not disposition.rstrip('"').endswith(".html")
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_board_and_pair_numbers_of_an_appeal_are_the_sessions(scored_bridge_event, make_user, api):
+    """Once the session's results are in, the appeal's board and pairs are checked against them."""
+    pytest.importorskip("bridge.services.adjustments")
+    from bridge.models import BoardScore
+    from bridge.services import sample
+
+    event, session, director = scored_bridge_event("Számok", seed=5)
+    labels = sample.pair_labels(session)
+    score = BoardScore.objects.filter(session=session).order_by("board", "pk").first()
+    entry = score.ns.pair.entry
+    for i, member in enumerate(entry.members.order_by("position")):
+        member.person.user = make_user(f"szam{i}@example.hu")
+        member.person.save()
+    user = entry.members.order_by("position").first().person.user
+    start = session.announced.starts_at
+    Intention.objects.create(
+        session=session.announced,
+        entry=entry,
+        board_number=score.board,
+        source="director",
+        recorded_by=director,
+        recorded_at=start + datetime.timedelta(minutes=200),
+    )
+    filing.end_session(session.announced, director, at=start + datetime.timedelta(minutes=210))
+    good = {
+        "session": session.announced.pk,
+        "entry": entry.pk,
+        "board_number": score.board,
+        "ns_pair": labels[score.ns_id],
+        "ew_pair": labels[score.ew_id],
+        "appellant_pair": labels[score.ns_id],
+        "director": director.pk,
+        "ruling": "Áll.",
+        "request": "Módosítás.",
+        "statement": "Hezitálás.",
+    }
+    api.force_authenticate(user)
+    with freeze_time(start + datetime.timedelta(minutes=215)):
+        for changes, field in (
+            ({"board_number": 44}, "board_number"),
+            ({"ns_pair": "33"}, "ns_pair"),
+            ({"ew_pair": "55"}, "ew_pair"),
+            ({"appellant_pair": labels[score.ew_id]}, "appellant_pair"),
+        ):
+            response = api.post(reverse("appeal-list"), {**good, **changes}, format="json")
+            assert response.status_code == 400 and field in response.json(), field
+        assert not Appeal.objects.exists()
+        assert api.post(reverse("appeal-list"), good, format="json").status_code == 201
