@@ -197,10 +197,12 @@ def test_a_measure_names_this_events_session_and_player(world, api, elsewhere):
     for changes, field in (
         ({"session": foreign_session.pk}, "session"),
         ({"person": stranger.pk, "session": world.sessions[0].pk}, "person"),
-        ({"event": foreign_event.pk, "person": stranger.pk, "session": foreign_session.pk}, "event"),
     ):
         response = api.post(url, {**base, **changes}, format="json")
         assert response.status_code == 400 and field in response.json(), field
+    # An event he does not run: answered like one he cannot see.
+    changes = {"event": foreign_event.pk, "person": stranger.pk, "session": foreign_session.pk}
+    assert api.post(url, {**base, **changes}, format="json").status_code == 404
     assert not Measure.objects.exists()
 
 
