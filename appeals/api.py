@@ -6,10 +6,10 @@ an event (committee, start, session ends, intentions), the director's measures a
 A refusal of a service is a 400 with its messages; a case the caller may not see is a 404.
 """
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -62,6 +62,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         "decisions": "appeals.hear_case",
         "vote": "appeals.hear_case",
         "publish": "appeals.hear_case",
+        "withdraw_proposal": "appeals.withdraw_proposal",
         "attachments": "appeals.add_attachment",
         "second_instance": "appeals.file_second_instance",
         "second_deposit": "appeals.confirm_second_deposit",
@@ -88,13 +89,24 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         d = data.validated_data
         session = Session.objects.filter(pk=d["session"]).select_related("event").first()
         if session is None or not request.user.has_perm("tournaments.view_event", session.event):
-            raise ValidationError({"session": ["No such session."]})
+            raise ValidationError({"session": [_("No such session.")]})
         entries = Entry.objects.filter(event=session.event_id)
         entry = entries.filter(pk=d["entry"]).first()
         if entry is None:
-            raise ValidationError({"entry": ["No such entry in this event."]})
-        respondent = entries.filter(pk=d["respondent_entry"]).first() if d.get("respondent_entry") else None
-        director = get_user_model().objects.filter(pk=d["director"]).first() if d.get("director") else None
+            raise ValidationError({"entry": [_("No such entry in this event.")]})
+        respondent = None
+        if d.get("respondent_entry"):
+            respondent = entries.filter(pk=d["respondent_entry"]).first()
+            if respondent is None:
+                raise ValidationError({"respondent_entry": [_("No such entry in this event.")]})
+        director = None
+        if d.get("director"):
+            # Only among the event's directors, as on the form (issue #15): never any user id.
+            director = filing.event_directors(session.event).filter(pk=d["director"]).first()
+            if director is None:
+                raise ValidationError(
+                    {"director": [_("Choose the director who ruled among this event's directors.")]}
+                )
         appeal = run(
             lambda: filing.file_appeal(
                 request.user,
@@ -147,7 +159,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if member_pk:
             member = CommitteeMember.objects.filter(pk=member_pk, committee__event=appeal.event_id).first()
             if member is None:
-                raise ValidationError({"member": ["Not a member of this event's committee."]})
+                raise ValidationError({"member": [_("Not a member of this event's committee.")]})
             run(lambda: panel.seat(appeal, member, request.user))
         else:
             run(lambda: panel.form_panel(appeal, request.user))
@@ -172,8 +184,12 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         run(lambda: decisions.propose(appeal, request.user, **data.validated_data))
         return self._reply(appeal)
 
-    def _decision(self, appeal, pk):
-        return get_object_or_404(Decision, pk=pk, appeal=appeal)
+    def _decision(self, appeal, pk, **filters):
+        """A decision of this case; another case's (or no such) id is a 400 naming the field."""
+        decision = Decision.objects.filter(pk=pk, appeal=appeal, **filters).first()
+        if decision is None:
+            raise ValidationError({"decision": [_("No such decision in this case.")]})
+        return decision
 
     @extend_schema(request=s.VoteSerializer, responses=s.AppealSerializer)
     @action(detail=True, methods=["post"])
@@ -195,6 +211,18 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         decision = self._decision(appeal, data.validated_data["decision"])
         run(lambda: decisions.publish(decision, request.user))
+        return self._reply(appeal)
+
+    @extend_schema(request=s.WithdrawProposalSerializer, responses=s.AppealSerializer)
+    @action(detail=True, methods=["post"], url_path="withdraw-proposal")
+    def withdraw_proposal(self, request, pk=None):
+        """The panel's chair withdraws the proposal being voted on; its votes no longer count, the panel
+        proposes and votes again (the withdrawal stays on the timeline)."""
+        appeal = self.get_object()
+        data = s.WithdrawProposalSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        decision = self._decision(appeal, data.validated_data["decision"])
+        run(lambda: decisions.withdraw(decision, request.user, data.validated_data["reason"]))
         return self._reply(appeal)
 
     @extend_schema(
@@ -248,11 +276,17 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data = s.VoteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        decision = get_object_or_404(
-            Decision, pk=d["decision"], appeal=appeal, instance=Decision.Instance.SECOND
-        )
+        decision = self._decision(appeal, d["decision"], instance=Decision.Instance.SECOND)
         run(lambda: second_instance.vote(decision, request.user, d["agrees"], d["comment"]))
         return self._reply(appeal)
+
+
+def _session_of(event, pk):
+    """A session of this event; another event's (or no such) id is a 400 naming the field."""
+    session = Session.objects.filter(pk=pk, event=event).first()
+    if session is None:
+        raise ValidationError({"session": [_("No such session in this event.")]})
+    return session
 
 
 class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -332,7 +366,9 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data = s.LeaveDecisionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        member = get_object_or_404(CommitteeMember, pk=d["member"], committee__event=event)
+        member = CommitteeMember.objects.filter(pk=d["member"], committee__event=event).first()
+        if member is None:
+            raise ValidationError({"member": [_("Not a member of this event's committee.")]})
         run(lambda: committee.decide_leave(member, request.user, d["consents"]))
         return self._desk(event)
 
@@ -351,7 +387,7 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         event = self.get_object()
         data = s.SessionEndInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = get_object_or_404(Session, pk=data.validated_data["session"], event=event)
+        session = _session_of(event, data.validated_data["session"])
         run(lambda: filing.end_session(session, request.user))
         return self._desk(event)
 
@@ -363,8 +399,10 @@ class AppealEventViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         data = s.IntentionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        session = get_object_or_404(Session, pk=d["session"], event=event)
-        entry = get_object_or_404(Entry, pk=d["entry"], event=event)
+        session = _session_of(event, d["session"])
+        entry = Entry.objects.filter(pk=d["entry"], event=event).first()
+        if entry is None:
+            raise ValidationError({"entry": [_("No such entry in this event.")]})
         run(
             lambda: filing.record_intention(
                 session,
@@ -401,7 +439,9 @@ class MeasureViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, viewsets.Ge
         data.is_valid(raise_exception=True)
         d = data.validated_data
         if not request.user.has_perm("appeals.take_measure", d["event"]):
-            raise NotFound
+            raise NotFound  # an event the caller does not run is answered like one he cannot see
+        if d.get("session") is not None and d["session"].event_id != d["event"].pk:
+            raise ValidationError({"session": [_("No such session in this event.")]})
         measure = run(
             lambda: discipline.take_measure(
                 d["event"],

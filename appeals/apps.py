@@ -14,7 +14,7 @@ class AppealsConfig(AppConfig):
 
         effects.register_builtin()
         if find_spec("ulti.services") and find_spec("ulti.services.adjustments"):
-            from .ulti_effect import apply_ulti_decision, apply_ulti_measure
+            from .ulti_effect import apply_ulti_decision, apply_ulti_measure, check_ulti_decision
 
-            effects.register("ulti", apply_ulti_decision)
+            effects.register("ulti", apply_ulti_decision, check_ulti_decision)
             effects.register_measure("ulti", apply_ulti_measure)

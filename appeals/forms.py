@@ -6,11 +6,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Role
 from tournaments.models import Entry
 
 from .models import Decision, DisciplinaryDecision, Measure, Statement
 from .services.attachments import MAX_BYTES
+from .services.filing import event_directors
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TEXT = forms.Textarea(attrs={"rows": 3})
@@ -47,8 +47,7 @@ class FileAppealForm(forms.Form):
         self.fields["session"].queryset = event.sessions.filter(appeals_end__isnull=False)
         self.fields["respondent_entry"].queryset = entry_choices(event).exclude(pk=entry.pk)
         self.fields["respondent_entry"].label_from_instance = lambda e: e.display_name
-        users = get_user_model().objects.filter(portal_roles__kind=Role.DIRECTOR, portal_roles__event=event)
-        self.fields["director"].queryset = users.distinct()
+        self.fields["director"].queryset = event_directors(event)
         self.fields["director"].label_from_instance = lambda u: u.get_full_name() or u.email
 
     def clean(self):
@@ -158,6 +157,14 @@ class VoteForm(forms.Form):
         widget=forms.RadioSelect,
     )
     comment = forms.CharField(label=_("Comment"), max_length=500, required=False)
+
+
+class WithdrawProposalForm(forms.Form):
+    reason = forms.CharField(label=_("Why the proposal is withdrawn"), max_length=300, required=False)
+    confirm = forms.BooleanField(
+        label=_("I withdraw the proposal: its votes no longer count and the panel votes again."),
+        required=True,
+    )
 
 
 class LeaveForm(forms.Form):

@@ -33,6 +33,16 @@ def is_case_panel_member(user, appeal):
 
 
 @rules.predicate
+def is_case_chair(user, appeal):
+    """The chair of the case's panel (its first seated regular member, `services.panel.chair`)."""
+    from .services.panel import chair
+
+    if not isinstance(appeal, Appeal) or not user.is_authenticated:
+        return False
+    return chair(appeal) == user.pk
+
+
+@rules.predicate
 def is_case_party(user, appeal):
     person = _person(user)
     if not isinstance(appeal, Appeal) or person is None:
@@ -82,6 +92,7 @@ rules.add_perm("appeals.add_attachment", case_insider)
 rules.add_perm("appeals.confirm_deposit", runs_event)
 rules.add_perm("appeals.form_panel", runs_event)
 rules.add_perm("appeals.hear_case", is_case_panel_member)
+rules.add_perm("appeals.withdraw_proposal", is_case_chair)
 rules.add_perm("appeals.file_second_instance", is_case_party)
 rules.add_perm("appeals.confirm_second_deposit", is_superuser | is_federation_staff | is_ethics_member)
 rules.add_perm("appeals.decide_second_instance", is_superuser | is_ethics_member)

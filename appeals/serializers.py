@@ -38,7 +38,7 @@ class DecisionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Decision
-        fields = ["id", "instance", "status", "published_at", "effect", *Decision.INPUT_FIELDS]
+        fields = ["id", "instance", "status", "published_at", "effect", "refusal", *Decision.INPUT_FIELDS]
         read_only_fields = fields
 
 
@@ -244,6 +244,11 @@ class VoteSerializer(serializers.Serializer):
 
 class PublishSerializer(serializers.Serializer):
     decision = serializers.IntegerField()
+
+
+class WithdrawProposalSerializer(serializers.Serializer):
+    decision = serializers.IntegerField(help_text="The proposal being voted on.")
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
 class SecondAppealInputSerializer(serializers.Serializer):

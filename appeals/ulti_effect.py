@@ -4,7 +4,8 @@ The decision names the round and the table and gives the table's corrected forin
 `ulti.services.adjustments.apply_ruling` writes the round's next version (the other tables copied) and the
 recompute follows after the commit: table points and standings, then the rankings. A ruling the ulti
 results refuse (no such table, a player who does not sit there, forints that do not sum to zero) refuses
-the publication with its reason, naming the table; nothing is written then.
+the publication with its reason, naming the table; nothing is written then. `check_ulti_decision` is the same
+ruling's dry run (`check_ruling`), by the decision's fields: the panel's proposal is checked with it.
 
 A point deduction (the director's measure, or a frivolous appeal's punishment in table points) becomes the
 round's next version carrying it (`ulti.services.adjustments.deduct_points`), and the standings subtract it.
@@ -86,9 +87,7 @@ def apply_ulti_decision(decision):
         versions.append(_apply_table(decision))
     if decision.point_deduction_points:
         # A frivolous appeal (VSz 22 by analogy): table points off the appellant, the filer when a team.
-        people = list(appeal.entry.members.values_list("person_id", flat=True))
-        filer = getattr(appeal.filed_by, "person", None)
-        participant = _participant(appeal.event, people, prefer=filer.pk if filer else None)
+        participant = _appellant(decision)
         reason = f"{appeal.reference}: {decision.text}"[:500]
         versions.append(
             str(
@@ -98,26 +97,70 @@ def apply_ulti_decision(decision):
     return ", ".join(versions)
 
 
+def _appellant(decision):
+    """The participant a frivolous appeal's table points are taken from (the filer when a team)."""
+    appeal = decision.appeal
+    people = list(appeal.entry.members.values_list("person_id", flat=True))
+    filer = getattr(appeal.filed_by, "person", None)
+    return _participant(appeal.event, people, prefer=filer.pk if filer else None)
+
+
+def _table_and_forints(decision):
+    """The table the decision names and its forints by participant; a ValidationError by field otherwise."""
+    appeal = decision.appeal
+    forints = {str(k).strip(): v for k, v in (decision.ulti_forints or {}).items()}
+    try:
+        table = _round_and_table(appeal.event, decision.ulti_round, decision.ulti_table, set(forints))
+    except ValidationError as error:
+        raise ValidationError({"ulti_table": error.messages})
+    seated = {str(s.participant.number): s.participant for s in table.seats.all()}
+    unknown = sorted(set(forints) - set(seated), key=lambda n: (len(n), n))
+    if unknown:
+        raise ValidationError(
+            {
+                "ulti_forints": _("Table %(t)s: start number %(numbers)s does not sit at this table.")
+                % {"t": table.number, "numbers": ", ".join(unknown)}
+            }
+        )
+    return table, {seated[n]: v for n, v in forints.items()}
+
+
+def check_ulti_decision(decision):
+    """The dry run of the ulti ruling (`ulti.services.adjustments.check_ruling`) for a decision: a
+    ValidationError by the decision's fields (round and table, forints, table points), nothing written."""
+    from ulti.services import UltiError
+    from ulti.services.adjustments import check_ruling
+
+    errors = {}
+    if decision.ulti_forints:
+        try:
+            table, forints = _table_and_forints(decision)
+            check_ruling(table.round, table, forints=forints)
+        except ValidationError as error:
+            errors.update(error.message_dict)
+        except UltiError as error:
+            errors["ulti_forints"] = error.messages
+    if decision.point_deduction_points:
+        try:
+            _appellant(decision)
+        except ValidationError as error:
+            errors["point_deduction_points"] = error.messages
+    if errors:
+        raise ValidationError(errors)
+
+
 def _apply_table(decision):
     from ulti.services import UltiError
     from ulti.services.adjustments import apply_ruling
 
     appeal = decision.appeal
-    forints = {str(k).strip(): v for k, v in (decision.ulti_forints or {}).items()}
-    table = _round_and_table(appeal.event, decision.ulti_round, decision.ulti_table, set(forints))
-    seated = {str(s.participant.number): s.participant for s in table.seats.all()}
-    unknown = sorted(set(forints) - set(seated), key=int)
-    if unknown:
-        raise ValidationError(
-            _("Table %(t)s: start number %(numbers)s does not sit at this table.")
-            % {"t": table.number, "numbers": ", ".join(unknown)}
-        )
+    table, forints = _table_and_forints(decision)
     reason = f"{appeal.reference}: {decision.text}"[:500]
     try:
         version = apply_ruling(
             table.round,
             table,
-            forints={seated[n]: v for n, v in forints.items()},
+            forints=forints,
             reason=reason,
             user=decision.published_by,
             source="appeal",

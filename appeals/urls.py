@@ -16,6 +16,11 @@ urlpatterns = [
     path("<int:pk>/decisions/", hearing.decision_propose, name="appeal_propose"),
     path("<int:pk>/decisions/<int:decision_pk>/vote/", hearing.decision_vote, name="appeal_vote"),
     path("<int:pk>/decisions/<int:decision_pk>/publish/", hearing.decision_publish, name="appeal_publish"),
+    path(
+        "<int:pk>/decisions/<int:decision_pk>/withdraw/",
+        hearing.decision_withdraw,
+        name="appeal_withdraw_proposal",
+    ),
     path("<int:pk>/second-instance/", hearing.second_file, name="appeal_second"),
     path("<int:pk>/second-instance/deposit/", hearing.second_deposit, name="appeal_second_deposit"),
     path("<int:pk>/second-instance/decision/", hearing.second_decide, name="appeal_second_decide"),

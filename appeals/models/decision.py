@@ -79,6 +79,8 @@ class Decision(models.Model):
         PROPOSED = "proposed", _("proposed, voting")
         PUBLISHED = "published", _("published")
         REJECTED = "rejected", _("rejected by the vote")
+        WITHDRAWN = "withdrawn", _("withdrawn by the chair")
+        NOT_APPLIED = "unapplied", _("could not be applied to the results")
 
     # What a panel (or the ethics committee) gives; the form, the API and the services take these.
     INPUT_FIELDS = (
@@ -164,6 +166,13 @@ class Decision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     effect = models.CharField(_("result version"), max_length=200, blank=True)
+    refusal = models.TextField(
+        _("why the results refused it"),
+        blank=True,
+        help_text=_(
+            "A decision the results no longer take at its publication: the reason, for a new proposal."
+        ),
+    )
 
     class Meta:
         ordering = ["proposed_at", "pk"]

@@ -23,6 +23,8 @@ class TimelineEntry(AppendOnly):
         PROPOSED = "proposed", _("decision proposed")
         VOTED = "voted", _("vote cast")
         REJECTED = "rejected", _("proposed decision rejected")
+        PROPOSAL_WITHDRAWN = "prop_withdrawn", _("proposed decision withdrawn")
+        NOT_APPLIED = "not_applied", _("decision could not be applied to the results")
         PUBLISHED = "published", _("decision published")
         EFFECT = "effect", _("results changed")
         NO_EFFECT = "no_effect", _("results to be changed by the director")

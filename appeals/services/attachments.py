@@ -2,10 +2,13 @@
 
 The declared content type and the file name are the uploader's word; only the magic bytes decide. Files get
 a random name under MEDIA_ROOT (outside the web root) and are served only by a permission-checked view, as
-a download with the sniffed type, so nothing uploaded is ever rendered by the browser as a page.
+a download with the sniffed type, so nothing uploaded is ever rendered by the browser as a page. The name
+an upload arrives with is kept only as a display label (`display_name`: a safe name ending in the extension
+of its real type); a name with another extension (.html, .svg) is refused.
 """
 
 import hashlib
+import re
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -27,6 +30,11 @@ SIGNATURES = (
     (b"%PDF-", "application/pdf", "pdf"),
 )
 ALLOWED_TYPES = {content_type for _magic, content_type, _ext in SIGNATURES}
+# The file names an upload may carry, by the type its bytes show; any other extension (.html, .svg, .exe) is
+# refused, and a name whose extension does not match its bytes gets the right one.
+EXTENSIONS = {"image/png": ("png",), "image/jpeg": ("jpg", "jpeg"), "application/pdf": ("pdf",)}
+ALLOWED_EXTENSIONS = {ext for exts in EXTENSIONS.values() for ext in exts}
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/<>:*?|;%]+')
 
 
 def sniff(head: bytes) -> tuple[str, str] | None:
@@ -35,6 +43,28 @@ def sniff(head: bytes) -> tuple[str, str] | None:
         if head.startswith(magic):
             return content_type, extension
     return None
+
+
+def display_name(name: str, content_type: str) -> str:
+    """The uploader's file name made a safe label: no path, no control or quoting characters, at most 150
+    characters, always ending in the extension of the type its bytes show ("IMG 1.jpg", "lap.pdf")."""
+    extensions = EXTENSIONS.get(content_type, ("bin",))
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    base = _UNSAFE.sub("_", base).strip(" ._") or "file"
+    stem, dot, extension = base.rpartition(".")
+    if not dot or not stem:
+        stem, extension = base, ""
+    extension = extension.lower()
+    if extension in extensions:
+        return f"{stem[:140]}.{extension}"
+    if extension in ALLOWED_EXTENSIONS:  # "scan.pdf" whose bytes are a PNG: the right extension instead
+        return f"{stem[:140]}.{extensions[0]}"
+    return f"{base[:140]}.{extensions[0]}"  # a name stored before the check ("x.html"): "x.html.png"
+
+
+def download_type(attachment) -> str:
+    """The Content-Type an attachment is served with: its sniffed type, and never anything outside the list."""
+    return attachment.content_type if attachment.content_type in ALLOWED_TYPES else "application/octet-stream"
 
 
 @transaction.atomic
@@ -54,9 +84,14 @@ def add_attachment(appeal, user, upload) -> Attachment:
     if kind is None:
         raise ValidationError(_("Only PNG and JPEG photos and PDF documents can be attached."))
     content_type, extension = kind
-    name = (getattr(upload, "name", "") or "").rsplit("/", 1)[-1].rsplit("\\", 1)[-1][
-        :150
-    ] or f"file.{extension}"
+    uploaded = getattr(upload, "name", "") or ""
+    declared = uploaded.replace("\\", "/").rsplit("/", 1)[-1].rpartition(".")
+    if declared[1] and declared[2].lower() not in ALLOWED_EXTENSIONS:
+        raise ValidationError(
+            _("Only .png, .jpg, .jpeg and .pdf files can be attached, not .%(extension)s.")
+            % {"extension": _UNSAFE.sub("", declared[2])[:10]}
+        )
+    name = display_name(uploaded, content_type)
     attachment = Attachment(
         appeal=appeal,
         original_name=name,

@@ -75,8 +75,24 @@ def start_event(event, user) -> EventStart:
     return EventStart.objects.create(event=event, started_by=user)
 
 
+def of_another_federation(event, user) -> bool:
+    """True for a user who belongs to another federation only: his person is a member of other federations
+    and not of the event's, or he holds roles of other federations and none of the event's."""
+    person = getattr(user, "person", None)
+    if person is not None:
+        memberships = set(person.memberships.values_list("federation_id", flat=True))
+        if memberships and event.federation_id not in memberships:
+            return True
+    federations = set(
+        Role.objects.filter(user=user, federation__isnull=False).values_list("federation_id", flat=True)
+    )
+    return bool(federations) and event.federation_id not in federations
+
+
 @transaction.atomic
 def add_member(event, user, *, is_alternate=False, by=None) -> CommitteeMember:
+    if not user.is_active or of_another_federation(event, user):
+        raise ValidationError({"user": _("This user cannot sit on this event's committee.")})
     committee, _created = Committee.objects.get_or_create(event=event, defaults={"formed_by": by})
     if CommitteeMember.objects.filter(committee=committee, user=user).exists():
         raise ValidationError(_("%(user)s is already on the committee.") % {"user": user.email or user})

@@ -4,6 +4,11 @@ The panel decides after hearing the director and the parties (VSz 9). A proposal
 member has voted and a majority agrees; a majority against rejects it and the panel proposes again.
 Publishing sets the deposit (kept when the appeal was unfounded, VSz 22), applies the change to the results
 through `appeals.effects` and mails everybody concerned.
+
+A proposal is checked against the results when it is made (the game's dry run, `effects.check`), so a board
+or pair the session does not have is refused on the form. The chair may withdraw a proposal while it is being
+voted on (`withdraw`); the panel then proposes and votes again. A decision the results no longer take at its
+publication (they changed after the vote) is marked "not applied" with the reason and can be replaced.
 """
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,7 +21,7 @@ from ..models import Appeal, Decision, Statement, TimelineEntry, Vote
 from . import timeline
 from .common import lock_appeal, require_status
 from .hearing import heard
-from .panel import PANEL_SIZE, seated_users
+from .panel import PANEL_SIZE, chair, seated_users
 
 A = TimelineEntry.Action
 
@@ -48,6 +53,9 @@ def build(appeal, user, instance, **fields) -> Decision:
             raise ValidationError(
                 {"point_deduction_percent": _("Record the appellant's pair number before deducting points.")}
             )
+    # The dry run of the game's ruling: a board, pair or table the results do not have is refused now, not
+    # at the publication (where the panel could no longer vote again).
+    effects.check(decision)
     return decision
 
 
@@ -122,8 +130,43 @@ def vote(decision, user, agrees, comment="", *, extra_recipients=()) -> Decision
 
 
 @transaction.atomic
+def withdraw(decision, user, reason="") -> Decision:
+    """The panel's chair withdraws a proposal still being voted on; its votes no longer count and the panel
+    proposes (and votes) again. The proposal, its votes and the withdrawal stay on the record."""
+    appeal = lock_appeal(decision.appeal_id)
+    decision = Decision.objects.select_for_update().get(pk=decision.pk)
+    if decision.instance != Decision.Instance.FIRST:
+        raise ValidationError(
+            _("Only a proposal of the Appeals Committee's panel is withdrawn by its chair.")
+        )
+    if user.pk != chair(appeal):
+        raise PermissionDenied
+    if decision.status != Decision.Status.PROPOSED:
+        raise ValidationError(_("Only a proposal still being voted on can be withdrawn."))
+    decision.status = Decision.Status.WITHDRAWN
+    decision.save(update_fields=["status"])
+    yes, no, _size = tally(decision)
+    note = _("%(yes)s for, %(no)s against when withdrawn.") % {"yes": yes, "no": no}
+    timeline.record(appeal, A.PROPOSAL_WITHDRAWN, user, f"{note} {reason}".strip())
+    return decision
+
+
 def publish(decision, user, now=None) -> Decision:
-    """Publish a decision every panel member voted on and a majority agreed with."""
+    """Publish a decision every panel member voted on and a majority agreed with.
+
+    A decision the results no longer take (they changed after the vote) is not published: it is marked as
+    not applied with the reason, which the case page and the timeline show, and the panel proposes anew;
+    the refusal is kept (committed) and raised as a ValidationError naming the reason.
+    """
+    refusal = _publish(decision, user, now)
+    if refusal is not None:
+        raise refusal
+    decision.refresh_from_db()
+    return decision
+
+
+@transaction.atomic
+def _publish(decision, user, now):
     appeal = lock_appeal(decision.appeal_id)
     decision = Decision.objects.select_for_update().get(pk=decision.pk)
     require_status(appeal, Appeal.Status.HEARING)
@@ -136,11 +179,41 @@ def publish(decision, user, now=None) -> Decision:
         raise ValidationError(_("Every panel member votes before the decision is published."))
     if yes * 2 <= size:
         raise ValidationError(_("The decision has no majority."))
-    appeal.deposit_outcome = Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
-    appeal.status = Appeal.Status.DECIDED
-    appeal.save(update_fields=["deposit_outcome", "status"])
-    finish(appeal, decision, user, A.PUBLISHED, now=now)
-    return decision
+
+    def close():
+        appeal.deposit_outcome = Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
+        appeal.status = Appeal.Status.DECIDED
+        appeal.save(update_fields=["deposit_outcome", "status"])
+
+    return apply_or_refuse(appeal, decision, user, A.PUBLISHED, close, now=now)
+
+
+def apply_or_refuse(appeal, decision, user, action, close, *, now=None) -> ValidationError | None:
+    """Publish `decision` (`close` sets the case's outcome first) unless the results refuse it; then the
+    decision is marked not applied with the reason (on the timeline too) and the refusal is returned, to be
+    raised after the commit (the caller's transaction keeps the record). Shared by both instances."""
+    try:
+        with transaction.atomic():  # a refused effect undoes everything of the publication, nothing else
+            effects.check(decision)
+            close()
+            finish(appeal, decision, user, action, now=now)
+    except ValidationError as error:
+        appeal.refresh_from_db()
+        reason = refusal_text(error)
+        Decision.objects.filter(pk=decision.pk).update(status=Decision.Status.NOT_APPLIED, refusal=reason)
+        decision.refresh_from_db()
+        timeline.record(appeal, A.NOT_APPLIED, user, reason)
+        return ValidationError(
+            _("The decision cannot be applied to the results: %(reason)s The panel proposes a new decision.")
+            % {"reason": reason}
+        )
+    return None
+
+
+def refusal_text(error: ValidationError) -> str:
+    """The messages of a refusal as one sentence for the case page and the timeline."""
+    messages = [str(m).rstrip(".") for m in error.messages]
+    return "; ".join(messages) + "."
 
 
 def finish(appeal, decision, user, action, now=None):

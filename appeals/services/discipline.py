@@ -45,9 +45,9 @@ def _committee_name():
 @transaction.atomic
 def take_measure(event, user, person, kind, reason, *, session=None, percent=None, points=None) -> Measure:
     if not Entry.objects.filter(event=event, status__in=PLAYED, members__person=person).exists():
-        raise ValidationError(_("%(person)s does not play in this event.") % {"person": person})
+        raise ValidationError({"person": _("%(person)s does not play in this event.") % {"person": person}})
     if session is not None and session.event_id != event.pk:
-        raise ValidationError(_("The session belongs to another event."))
+        raise ValidationError({"session": _("The session belongs to another event.")})
     ulti = event.federation.game == "ulti"
     if kind == K.POINT_DEDUCTION and ulti and not points:
         raise ValidationError(_("A point deduction at an ulti event gives the table points to deduct."))

@@ -14,8 +14,10 @@ from django.db.models import Max
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from federation.models import Role
 from tournaments.models import Entry, Event
 
+from .. import effects
 from ..models import Appeal, Consent, Intention, SessionEnd, TimelineEntry
 from . import timeline
 from .common import appellant_member, lock_appeal, person_of, require_person, require_status
@@ -82,6 +84,21 @@ def intention_in_time(session, entry) -> bool:
     return end is not None and found.filter(recorded_at__lte=end).exists()
 
 
+def event_directors(event):
+    """The users who direct `event` (its DIRECTOR roles): the only ones an appeal names as the director."""
+    from django.contrib.auth import get_user_model
+
+    return (
+        get_user_model()
+        .objects.filter(portal_roles__kind=Role.DIRECTOR, portal_roles__event=event)
+        .distinct()
+    )
+
+
+def is_director_of(user, event) -> bool:
+    return Role.objects.filter(user=user, kind=Role.DIRECTOR, event=event).exists()
+
+
 def _check_window(session, now):
     end = session_end(session)
     if end is None or end > now:
@@ -134,8 +151,17 @@ def file_appeal(
         raise ValidationError(_("The entries must play in this event."))
     if respondent_entry is not None and respondent_entry.pk == entry.pk:
         raise ValidationError(_("The opponents cannot be the appellant."))
+    if director is not None and not is_director_of(director, event):
+        # The web form offers the event's directors only; the API is held to the same list (issue #15).
+        raise ValidationError({"director": _("Choose the director who ruled among this event's directors.")})
     _check_appellant(entry, person, event)
     _check_window(session, now)
+    effects.check_filing(
+        session,
+        entry,
+        board_number,
+        {"ns_pair": ns_pair, "ew_pair": ew_pair, "appellant_pair": appellant_pair},
+    )
     if not intention_in_time(session, entry):
         raise ValidationError(
             _("No intention to appeal was recorded with the director before the session ended (VSz 22).")

@@ -144,3 +144,15 @@ def _open_hearing(appeal, by):
 
 def seated_users(appeal) -> set[int]:
     return set(PanelSeat.objects.filter(appeal=appeal).values_list("member__user_id", flat=True))
+
+
+def chair(appeal) -> int | None:
+    """The user id of the panel's chair: its first seated regular member (an alternate only when no regular
+    member sits); None without a panel."""
+    seat = (
+        PanelSeat.objects.filter(appeal=appeal)
+        .order_by("member__is_alternate", "pk")
+        .values_list("member__user_id", flat=True)
+        .first()
+    )
+    return seat

@@ -23,7 +23,7 @@ from ..models import Appeal, Decision, FederationSettings, SecondAppeal, Timelin
 from . import decision as decisions
 from . import timeline
 from .common import lock_appeal, party_people, person_of, require_status
-from .decision import build, finish, published
+from .decision import apply_or_refuse, build, published
 
 A = TimelineEntry.Action
 
@@ -148,11 +148,17 @@ def _publish_if_decided(appeal, second, decision, user, now):
     yes, _no, size = decisions.tally(decision)
     if yes * 2 <= size:  # decided once a majority of all the members agrees: later votes cannot undo it
         return
-    second.deposit_outcome = Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
-    second.save(update_fields=["deposit_outcome"])
-    appeal.status = Appeal.Status.CLOSED
-    appeal.save(update_fields=["status"])
-    finish(appeal, decision, user, A.SECOND_DECIDED, now=now)
+
+    def close():
+        second.deposit_outcome = Appeal.Deposit.KEPT if decision.keeps_deposit else Appeal.Deposit.RETURNED
+        second.save(update_fields=["deposit_outcome"])
+        appeal.status = Appeal.Status.CLOSED
+        appeal.save(update_fields=["status"])
+
+    # A decision the results refuse is marked not applied with the reason (the vote stays recorded) and the
+    # committee proposes anew; it is not raised, so that the vote and the record are kept.
+    if apply_or_refuse(appeal, decision, user, A.SECOND_DECIDED, close, now=now) is not None:
+        second.refresh_from_db()
 
 
 def current_decision(appeal) -> Decision | None:

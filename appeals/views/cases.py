@@ -24,12 +24,13 @@ from ..forms import (
     SecondAppealForm,
     StatementForm,
     VoteForm,
+    WithdrawProposalForm,
 )
 from ..models import Attachment, Intention, PanelSeat
 from ..queries import anonymised_for, visible_appeals
 from ..services import attachments, filing, second_instance
 from ..services.decision import tally
-from .common import act, appeal_or_404, event_or_404, show_errors
+from .common import act, appeal_or_404, error_by_field, event_or_404, show_errors
 
 
 def _playing_today(user):
@@ -72,7 +73,8 @@ def appeal_list(request):
     return render(request, "appeals/list.html", context)
 
 
-def appeal_detail(request, pk):
+def appeal_detail(request, pk, *, decision_form=None, status=200):
+    """One case; `decision_form` is a refused proposal shown again with its errors."""
     appeal = appeal_or_404(request, pk)
     user = request.user
     insider = user.has_perm("appeals.view_case_file", appeal)
@@ -122,7 +124,10 @@ def appeal_detail(request, pk):
         if user.is_authenticated
         else None,
         "statement_form": StatementForm() if hearing else None,
-        "decision_form": DecisionForm(appeal=appeal) if hearing and not pending else None,
+        "decision_form": (decision_form or DecisionForm(appeal=appeal)) if hearing and not pending else None,
+        "withdraw_form": WithdrawProposalForm()
+        if pending and user.has_perm("appeals.withdraw_proposal", appeal)
+        else None,
         "vote_form": VoteForm() if hearing and pending and not pending.my_vote else None,
         "attachment_form": AttachmentForm(),
         "second_form": SecondAppealForm(),
@@ -131,7 +136,7 @@ def appeal_detail(request, pk):
         if hasattr(appeal.event, "appeals_committee")
         else [],
     }
-    return render(request, "appeals/detail.html", context)
+    return render(request, "appeals/detail.html", context, status=status)
 
 
 @login_required
@@ -172,6 +177,9 @@ def appeal_file(request, pk):
                 if d.get("attachment"):
                     attachments.add_attachment(appeal, request.user, d["attachment"])
         except ValidationError as error:
+            # At its field (the director, a pair or board number the results do not have), else on top.
+            for field, errors in error_by_field(error).items():
+                form.add_error(field if field in form.fields else None, errors)
             show_errors(request, error)
         else:
             messages.success(request, _("Appeal filed."))
@@ -265,8 +273,10 @@ def attachment_download(request, pk, attachment_pk):
         handle = attachment.file.open("rb")
     except FileNotFoundError:
         raise Http404
-    response = FileResponse(handle, as_attachment=True, filename=attachment.original_name)
-    response["Content-Type"] = attachment.content_type
+    # The stored name is only a label: the download gets a safe name ending in the sniffed type's extension.
+    name = attachments.display_name(attachment.original_name, attachment.content_type)
+    response = FileResponse(handle, as_attachment=True, filename=name)
+    response["Content-Type"] = attachments.download_type(attachment)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     response["Cache-Control"] = "private, no-store"

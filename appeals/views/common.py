@@ -34,6 +34,15 @@ def event_or_404(request, pk, perm) -> Event:
     return event
 
 
+def error_by_field(error: ValidationError) -> dict[str, list[str]]:
+    """A service's refusal by field ("__all__" for the whole form)."""
+    if hasattr(error, "error_dict"):
+        return {
+            field: [str(m) for e in errors for m in e.messages] for field, errors in error.error_dict.items()
+        }
+    return {"__all__": [str(m) for m in error.messages]}
+
+
 def show_errors(request, error: ValidationError):
     for message in error.messages:
         messages.error(request, message)

@@ -1,15 +1,18 @@
 """The panel's pages: seating the panel, the hearing, the decision and its votes, and the second instance."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms import DecisionForm, SecondAppealForm, StatementForm, VoteForm
+from ..forms import DecisionForm, SecondAppealForm, StatementForm, VoteForm, WithdrawProposalForm
 from ..models import CommitteeMember, Decision
 from ..services import decision as decisions
 from ..services import hearing, panel, second_instance
-from .common import act, appeal_or_404
+from .cases import appeal_detail
+from .common import act, appeal_or_404, error_by_field
 
 
 @login_required
@@ -55,13 +58,34 @@ def statement_add(request, pk):
 @login_required
 @require_POST
 def decision_propose(request, pk):
+    """A refused proposal shows the case page again with the form as posted, each error at its field."""
     appeal = appeal_or_404(request, pk, "appeals.hear_case")
-    form = DecisionForm(request.POST)
+    form = DecisionForm(request.POST, appeal=appeal)
+    if form.is_valid():
+        try:
+            decisions.propose(appeal, request.user, **form.values())
+        except ValidationError as error:
+            for field, errors in error_by_field(error).items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            messages.success(request, _("Decision proposed; the panel votes."))
+            return redirect("appeal_detail", appeal.pk)
+    messages.error(request, _("The decision was not proposed: correct the marked fields."))
+    return appeal_detail(request, appeal.pk, decision_form=form, status=400)
+
+
+@login_required
+@require_POST
+def decision_withdraw(request, pk, decision_pk):
+    """The chair withdraws the proposal being voted on (he ticks the confirmation); the panel votes again."""
+    appeal = appeal_or_404(request, pk, "appeals.withdraw_proposal")
+    decision = get_object_or_404(Decision, pk=decision_pk, appeal=appeal)
+    form = WithdrawProposalForm(request.POST)
     return act(
         request,
         form,
-        lambda: decisions.propose(appeal, request.user, **form.values()),
-        _("Decision proposed; the panel votes."),
+        lambda: decisions.withdraw(decision, request.user, form.cleaned_data["reason"]),
+        _("The proposal is withdrawn; the panel proposes and votes again."),
         "appeal_detail",
         appeal.pk,
     )

@@ -147,3 +147,140 @@ def apply_ruling(
             deals=base.deals if base else {},
             base=base,
         )
+
+
+class RulingCheckError(RulingError):
+    """What `check_ruling` found: the messages by the argument they concern ("board", "ns_pair", "ew_pair",
+    "artificial", "score", "penalties.<i>.pair" / ".percent" / ".board", "session")."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        self.errors = errors
+        super().__init__("; ".join(message for messages in errors.values() for message in messages))
+
+
+def session_boards(session: PairSession, rows=None) -> set[int]:
+    """The boards played in the session: those of its latest results and of its sections' movements."""
+    rows = versions.rows_of(versions.latest_version(session)) if rows is None else rows
+    boards = {r["board"] for r in rows}
+    for section in session.sections.all():
+        try:
+            plan = section.plan()
+        except ValueError:  # a section not fully set up has no movement to tell
+            plan = None
+        if plan is not None:
+            boards.update(b for a in plan.assignments for b in a.boards)
+    return boards
+
+
+def check_ruling(
+    session: PairSession,
+    board_number: int | None,
+    ns_pair=None,
+    ew_pair=None,
+    *,
+    artificial: str | ArtificialScore | None = None,
+    score: int | None = None,
+    penalties: Iterable = (),
+) -> None:
+    """A dry run of `apply_ruling` against the session's latest results: nothing is written, no lock taken.
+
+    On top of `apply_ruling`'s own checks: the board was played in the session, the two pairs sit in the same
+    section and, on that board, neither has a result against another pair, nor did they sit the other way
+    round; a penalty's board was played. Raises `RulingCheckError` with every problem found, by argument;
+    the messages name pairs by their number (label) and boards by their number, never a database id.
+    """
+    errors: dict[str, list[str]] = {}
+
+    def refuse(key, message):
+        errors.setdefault(key, []).append(str(message))
+
+    base = versions.latest_version(session)
+    rows = versions.rows_of(base)
+    if base is None:
+        refuse("session", _("the session has no results yet: there is nothing for a ruling to change"))
+        raise RulingCheckError(errors)
+    boards = session_boards(session, rows)
+    changes_result = artificial is not None or score is not None
+    if artificial is not None and score is not None:
+        refuse("score", _("give an artificial score or an assigned score, not both"))
+    if changes_result and (board_number is None or ns_pair is None or ew_pair is None):
+        refuse("board", _("an adjusted score needs the board and both pairs"))
+    board_ok = board_number is not None and board_number in boards
+    if board_number is not None and not board_ok:
+        refuse("board", _("board %(board)s was not played in this session") % {"board": board_number})
+    if artificial is not None:
+        try:
+            ArtificialScore.parse(str(artificial))
+        except ValueError as error:
+            refuse("artificial", str(error))
+    if score is not None and board_ok:
+        if not is_possible_score(int(score), *vulnerable_sides(board_vulnerability(board_number))):
+            refuse(
+                "score",
+                _("no contract scores %(score)s on board %(board)s")
+                % {"score": score, "board": board_number},
+            )
+
+    def seat(key, pair):
+        try:
+            return _pair(session, pair)
+        except RulingError as error:
+            refuse(key, str(error))
+            return None
+
+    ns = seat("ns_pair", ns_pair) if ns_pair is not None else None
+    ew = seat("ew_pair", ew_pair) if ew_pair is not None else None
+    if ns is not None and ew is not None:
+        if ns == ew:
+            refuse("ew_pair", _("a pair cannot play against itself"))
+        elif ns.section_id != ew.section_id:
+            refuse(
+                "ew_pair",
+                _("pairs %(ns)s and %(ew)s play in different sections") % {"ns": ns_pair, "ew": ew_pair},
+            )
+        elif changes_result and board_ok:
+            _check_table(rows, board_number, ns, ew, str(ns_pair).strip(), str(ew_pair).strip(), refuse)
+    for i, item in enumerate(penalties):
+        if isinstance(item, Penalty):
+            pair, percent, board = item.pair, item.percent, item.board
+        else:
+            pair, percent, board = (tuple(item) + (None,))[:3]
+        seat(f"penalties.{i}.pair", pair)
+        try:
+            value = Decimal(str(percent))
+        except InvalidOperation:
+            refuse(f"penalties.{i}.percent", _("%(value)s is not a percentage") % {"value": percent})
+        else:
+            if not Decimal(0) < value <= Decimal(100):
+                refuse(
+                    f"penalties.{i}.percent", _("a penalty is more than 0 and at most 100 percent of the top")
+                )
+        if board is not None and board not in boards:
+            refuse(
+                f"penalties.{i}.board", _("board %(board)s was not played in this session") % {"board": board}
+            )
+    if not changes_result and not list(penalties) and not errors:
+        refuse("session", _("the ruling changes nothing"))
+    if errors:
+        raise RulingCheckError(errors)
+
+
+def _check_table(rows, board, ns, ew, ns_label, ew_label, refuse):
+    """The two pairs on `board`: their own result, or none at all (the board was not played at their table)."""
+    on_board = [r for r in rows if r["board"] == board]
+    if any(r["ns_id"] == ns.pk and r["ew_id"] == ew.pk for r in on_board):
+        return
+    if any(r["ns_id"] == ew.pk and r["ew_id"] == ns.pk for r in on_board):
+        refuse(
+            "ns_pair",
+            _("on board %(board)s pair %(ew)s sat NS and pair %(ns)s EW")
+            % {"board": board, "ns": ns_label, "ew": ew_label},
+        )
+        return
+    for pk, label, key in ((ns.pk, ns_label, "ns_pair"), (ew.pk, ew_label, "ew_pair")):
+        if any(pk in (r["ns_id"], r["ew_id"]) for r in on_board):
+            refuse(
+                key,
+                _("on board %(board)s pair %(pair)s played against another pair, not against pair %(other)s")
+                % {"board": board, "pair": label, "other": ew_label if key == "ns_pair" else ns_label},
+            )

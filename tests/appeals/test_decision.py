@@ -219,9 +219,7 @@ def test_only_a_party_appeals_to_the_second_instance(world, heard_case):
 def test_a_game_without_a_handler_publishes_and_leaves_the_results_to_the_director(world, heard_case):
     from appeals import effects
 
-    saved = effects.handler_for("bridge")
-    effects.unregister("bridge")
-    try:
+    with effects.replaced("bridge", None):
         appeal = heard_case()
         decision = decide(
             appeal,
@@ -233,9 +231,6 @@ def test_a_game_without_a_handler_publishes_and_leaves_the_results_to_the_direct
             ew_pair="5",
             artificial="A+/A-",
         )
-    finally:
-        if saved:
-            effects.register("bridge", saved)
     assert decision.status == Decision.Status.PUBLISHED and decision.effect == ""
     assert appeal.timeline.filter(action="no_effect").exists()
 
@@ -246,9 +241,7 @@ def test_a_refused_effect_refuses_the_publication(world, heard_case):
     def refuse(decision):
         raise ValidationError("no such pair")
 
-    saved = effects.handler_for("bridge")
-    effects.register("bridge", refuse)
-    try:
+    with effects.replaced("bridge", refuse):  # (and the check it was registered with restored after)
         appeal = heard_case()
         users = panel_users(appeal)
         proposal = decisions.propose(
@@ -265,9 +258,5 @@ def test_a_refused_effect_refuses_the_publication(world, heard_case):
             decisions.vote(proposal, user, True)
         with pytest.raises(ValidationError, match="no such pair"):
             decisions.publish(proposal, users[0])
-    finally:
-        effects.unregister("bridge")
-        if saved:
-            effects.register("bridge", saved)
     appeal.refresh_from_db()
     assert appeal.status == Appeal.Status.HEARING

@@ -77,7 +77,7 @@ def test_a_majority_against_rejects_and_another_may_be_proposed(before_ethics, f
     assert appeal.status == Appeal.Status.CLOSED and fake_effect == []
 
 
-def test_only_the_federations_ethics_members_vote(before_ethics, world, make_user, mausz):
+def test_only_the_federations_ethics_members_vote(before_ethics, world, make_user, mausz, fake_effect):
     appeal, ethics = before_ethics
     foreign = make_user("ethics.mausz@example.hu", kind=Role.ETHICS, federation=mausz)
     for outsider in (world.staff, world.director, world.members[0].user, foreign):

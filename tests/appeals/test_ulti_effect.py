@@ -138,7 +138,9 @@ def test_a_correction_that_does_not_sum_to_zero_is_refused_and_nothing_is_writte
     assert "Table 2" in str(refused.value)
     proposal.refresh_from_db()
     appeal.refresh_from_db()
-    assert proposal.status == Decision.Status.PROPOSED and appeal.status == Appeal.Status.HEARING
+    # Not published and not stuck: marked as not applied with the reason, so the panel proposes anew.
+    assert proposal.status == Decision.Status.NOT_APPLIED and "Table 2" in proposal.refusal
+    assert appeal.status == Appeal.Status.HEARING
     assert RoundUpload.objects.filter(round=rnd).count() == 1
 
 

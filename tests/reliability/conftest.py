@@ -260,6 +260,7 @@ def _build_world():
         kwargs[name] = {"pk": appeal.pk}
     if decision is not None:
         kwargs["appeal_vote"] = kwargs["appeal_publish"] = {"pk": appeal.pk, "decision_pk": decision.pk}
+        kwargs["appeal_withdraw_proposal"] = {"pk": appeal.pk, "decision_pk": decision.pk}
         kwargs["appeal_second_vote"] = {"pk": appeal.pk, "decision_pk": decision.pk}
     for name in (
         "appeals_event",

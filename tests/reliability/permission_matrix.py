@@ -42,6 +42,7 @@ ORGANISERS_AND_DIRECTOR = ORGANISERS | {"director"}  # tournaments.manage_entrie
 MBSZ_STAFF = {"staff_mbsz", "superuser"}
 MAUSZ_STAFF = {"staff_mausz", "superuser"}
 CASE_PANEL = {"appeals", "superuser"}  # appeals.hear_case (superusers pass every `rules` check)
+CASE_CHAIR = {"appeals", "superuser"}  # appeals.withdraw_proposal: the demo case's chair is "appeals"
 
 PAGES = {
     "api-root": {"GET": PUBLIC, "POST": NOBODY},
@@ -56,8 +57,11 @@ PAGES = {
     "appeal_intention_declare": {"GET": NOBODY, "POST": LOGGED_IN},
     "appeal_intention_record": {"GET": NOBODY, "POST": NOBODY},
     "appeal_panel": {"GET": NOBODY, "POST": NOBODY},
-    "appeal_propose": {"GET": NOBODY, "POST": NOBODY},
+    # A refused proposal shows the case page again with the form's errors (400): the panel is let in.
+    "appeal_propose": {"GET": NOBODY, "POST": CASE_PANEL},
     "appeal_publish": {"GET": NOBODY, "POST": NOBODY},
+    # The chair only, and only with the confirmation ticked (the matrix posts none): refused for everybody.
+    "appeal_withdraw_proposal": {"GET": NOBODY, "POST": NOBODY},
     "appeal_second": {"GET": NOBODY, "POST": NOBODY},
     "appeal_second_decide": {"GET": NOBODY, "POST": NOBODY},
     "appeal_second_deposit": {"GET": NOBODY, "POST": NOBODY},
@@ -304,6 +308,7 @@ API = {
     "POST /api/v1/appeals/{id}/deposit/": RUNS_BRIDGE_EVENT,
     "POST /api/v1/appeals/{id}/panel/": RUNS_BRIDGE_EVENT,
     "POST /api/v1/appeals/{id}/publish/": CASE_PANEL,
+    "POST /api/v1/appeals/{id}/withdraw-proposal/": CASE_CHAIR,
     "POST /api/v1/appeals/{id}/statements/": CASE_PANEL,
     "POST /api/v1/appeals/{id}/vote/": CASE_PANEL,
     "POST /api/v1/appeals/{id}/withdraw/": {"other_player"},

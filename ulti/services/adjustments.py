@@ -101,6 +101,18 @@ def apply_ruling(
         )
     _lock(rnd.event_id)
     rnd = Round.objects.select_related("group__stage").get(pk=rnd.pk)
+    table, given = _checked(rnd, table, forints)
+    return uploads.upload_table(table, given, user=user, source=source, note=reason or "")
+
+
+def check_ruling(rnd: Round, table, *, forints: dict | None) -> Table:
+    """A dry run of `apply_ruling`: every check it makes against the round's latest results, nothing written
+    and no lock taken (the appeals panel checks its proposal with it; `apply_ruling` checks again under the
+    lock). Returns the table; a refusal is an ``UltiError`` naming the table."""
+    return _checked(rnd, table, forints)[0]
+
+
+def _checked(rnd: Round, table, forints) -> tuple[Table, dict[int, int]]:
     table = _table_of(rnd, table)
     if not forints:
         raise UltiError(_("Table %(t)s: the ruling gives no forint results.") % {"t": table.number})
@@ -114,7 +126,7 @@ def apply_ruling(
     errors = uploads.check_table(str(table.number), players, given)
     if errors:
         raise UltiError(errors)
-    return uploads.upload_table(table, given, user=user, source=source, note=reason or "")
+    return table, given
 
 
 @transaction.atomic
