@@ -161,6 +161,12 @@ _email = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(_email)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Versenyportál <noreply@versenyportal.hu>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=_email.get("EMAIL_TIMEOUT") or 30)
+# The outbox (federation.tasks): a mail is tried at most this many times, then marked failed with the last
+# error (federation staff see it on /outbox/); tries at least this many seconds apart (the sweep runs every 5
+# minutes).
+NOTIFICATION_MAX_ATTEMPTS = env.int("NOTIFICATION_MAX_ATTEMPTS", default=5)
+NOTIFICATION_RETRY_SECONDS = env.int("NOTIFICATION_RETRY_SECONDS", default=240)
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # Public pages that change only on recompute are cached for anonymous visitors (results/page_cache.py); 0: off.

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from federation.api import MeView
 from federation.audit_views import audit_log
+from federation.outbox_views import outbox
 
 from .api import router
 
@@ -43,6 +44,7 @@ urlpatterns = [
         name="api_docs",
     ),
     path("audit/", audit_log, name="audit_log"),
+    path("outbox/", outbox, name="outbox"),
     path("", include("federation.urls")),
     path("", include("tournaments.urls")),
     path("bridge/", include("bridge.urls")),

@@ -321,14 +321,24 @@ class Notification(models.Model):
     """Outbox of e-mails: written in the transaction that causes them, sent by a Celery task.
 
     A periodic sweep re-sends whatever is still pending, so a broker outage delays mail but loses none.
+    Each attempt is counted in its own committed transaction before the mail is handed to the mail server;
+    after NOTIFICATION_MAX_ATTEMPTS failed attempts the mail is marked failed with the last error, and
+    federation staff see it on the outbox page.
     """
 
-    recipient = models.EmailField()
-    subject = models.CharField(max_length=250)
+    recipient = models.EmailField(_("recipient"))
+    subject = models.CharField(_("subject"), max_length=250)
     body = models.TextField()
+    # The federation the mail is about, where the sender can tell (its staff see it on the outbox page).
+    federation = models.ForeignKey(
+        Federation, on_delete=models.SET_NULL, null=True, blank=True, related_name="notifications"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

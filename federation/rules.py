@@ -20,3 +20,4 @@ rules.add_perm("federation.change_club", is_superuser | is_federation_staff | is
 rules.add_perm("federation.manage_members", is_superuser | is_federation_staff)
 rules.add_perm("federation.manage_roles", is_superuser | is_federation_staff)
 rules.add_perm("federation.review_member_requests", is_superuser | is_federation_staff)
+rules.add_perm("federation.view_outbox", is_superuser | is_federation_staff)  # their federations' mail
