@@ -5,7 +5,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends libpq5 && rm -r
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
-RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
+RUN SECRET_KEY=collectstatic-only PORTAL_URL=http://collectstatic.invalid python manage.py collectstatic --noinput
 RUN useradd --create-home portal && mkdir -p /app/var && chown -R portal /app/var
 USER portal
 EXPOSE 8000

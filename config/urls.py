@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from federation.api import MeView
 from federation.audit_views import audit_log
 from federation.outbox_views import outbox
+from federation.views import PasswordResetView
 
 from .api import router
 
@@ -14,7 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password-reset/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password-reset/done/",
         auth_views.PasswordResetDoneView.as_view(),

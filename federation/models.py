@@ -105,6 +105,16 @@ class Person(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="person"
     )
+    # Where the portal's e-mail goes (federation.notifications.address_of): the login's address unless the
+    # person chose the member record's on the profile page.
+    MAIL_TO_ACCOUNT, MAIL_TO_MEMBER = "account", "member"
+    MAIL_TO_CHOICES = [
+        (MAIL_TO_ACCOUNT, _("the address I log in with")),
+        (MAIL_TO_MEMBER, _("the address in my member record")),
+    ]
+    mail_to = models.CharField(
+        _("send e-mail to"), max_length=10, choices=MAIL_TO_CHOICES, default=MAIL_TO_ACCOUNT
+    )
 
     class Meta:
         ordering = ["last_name", "first_name"]

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from federation.models import Notification
+from federation.notifications import address_of
 from tournaments.models import Division, Entry
 from tournaments.refusals import EntryRefused
 from tournaments.services import entries as service
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def mails_to(person):
-    return list(Notification.objects.filter(recipient=person.email).values_list("subject", flat=True))
+    return list(Notification.objects.filter(recipient=address_of(person)).values_list("subject", flat=True))
 
 
 def test_pair_entry_is_pending_until_the_partner_confirms(pairs_event, make_player):
