@@ -174,7 +174,9 @@ def test_entry_pages(client, pairs_event, make_player):
     assert reverse("entry_confirm", args=[entry.pk]) in page
     client.post(reverse("entry_confirm", args=[entry.pk]))
     assert Entry.objects.get().is_confirmed
-    client.post(reverse("entry_withdraw", args=[entry.pk]))
+    client.post(reverse("entry_withdraw", args=[entry.pk]))  # the confirmation page first
+    assert Entry.objects.get().status == Entry.Status.ACTIVE
+    client.post(reverse("entry_withdraw", args=[entry.pk]), {"confirmed": "1"})
     assert Entry.objects.get().status == Entry.Status.WITHDRAWN
 
 

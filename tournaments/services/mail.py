@@ -100,6 +100,8 @@ def entry_withdrawn(entry):
         extra = (
             _("No fee is owed: the entry was moved to another division (VSz 5).") if entry.fee_waived else ""
         )
+        if entry.withdrawn_during_play:
+            extra = _("Recorded as a withdrawal during play (VSz 25).")
         _send(
             entry.members.all(),
             _("Entry withdrawn: %(event)s") % ctx,
