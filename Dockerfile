@@ -6,7 +6,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends libpq5 && rm -r
 COPY requirements/runtime.lock requirements/runtime.lock
 RUN pip install --no-cache-dir --require-hashes -r requirements/runtime.lock
 COPY . .
-RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
+RUN SECRET_KEY=collectstatic-only PORTAL_URL=http://collectstatic.invalid python manage.py collectstatic --noinput
 RUN useradd --create-home portal && mkdir -p /app/var && chown -R portal /app/var
 USER portal
 EXPOSE 8000

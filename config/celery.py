@@ -2,6 +2,8 @@
 
 import logging
 import os
+import threading
+import weakref
 
 from celery import Celery, Task
 from django.db import transaction
@@ -39,7 +41,42 @@ def enqueue_on_commit(task, *args, **kwargs):
     logged and a periodic sweeper publishes it again (results.tasks for recomputes, federation.tasks for
     e-mails).
     """
-    transaction.on_commit(lambda: publish(task, *args, **kwargs))
+    transaction.on_commit(_Publish(task, args, kwargs))
+
+
+_scheduled = threading.local()
+
+
+def enqueue_once_on_commit(task, *args, **kwargs):
+    """enqueue_on_commit, but one message per transaction for the same task and arguments, however many
+    times the transaction asks (e.g. one list refresh for a hundred licences saved together).
+
+    Only callbacks still waiting for this thread's commit count: the registry holds them weakly, so one
+    that was run, or dropped by a rollback (of the transaction or of its savepoint), no longer suppresses
+    the next request.
+    """
+    pending = getattr(_scheduled, "pending", None)
+    if pending is None:
+        pending = _scheduled.pending = weakref.WeakValueDictionary()
+    key = (task.name, args, tuple(sorted(kwargs.items())))
+    if key in pending:
+        return
+    callback = _Publish(task, args, kwargs, key=key, registry=pending)
+    pending[key] = callback
+    transaction.on_commit(callback)
+
+
+class _Publish:
+    """The on-commit callback of one message (a class, so the once-registry can hold it weakly)."""
+
+    def __init__(self, task, args, kwargs, *, key=None, registry=None):
+        self.task, self.args, self.kwargs = task, args, kwargs
+        self.key, self.registry = key, registry
+
+    def __call__(self):
+        if self.registry is not None:
+            self.registry.pop(self.key, None)
+        publish(self.task, *self.args, **self.kwargs)
 
 
 def publish(task, *args, **kwargs) -> bool:

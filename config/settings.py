@@ -1,7 +1,8 @@
 """Settings for Versenyportál, read from the environment (12-factor).
 
 The embedded default (no variables set) is SQLite, Celery in eager mode and console e-mail;
-production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, ALLOWED_HOSTS and the e-mail variables.
+production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, PORTAL_URL, ALLOWED_HOSTS and the e-mail
+variables.
 """
 
 from pathlib import Path
@@ -24,6 +25,16 @@ if not SECRET_KEY:
             "SECRET_KEY must be set when DEBUG is off (set DEBUG=1 for local development)."
         )
     SECRET_KEY = "insecure-development-key-only-used-with-DEBUG-on"
+
+# The portal's public address (scheme and host, no trailing slash): every link in an e-mail is built from it
+# (federation.notifications.absolute_url), since a mail has no request to take the host from.
+PORTAL_URL = env.str("PORTAL_URL", default="").rstrip("/")
+if not PORTAL_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "PORTAL_URL must be set when DEBUG is off (the address in e-mail links, e.g. https://versenyportal.hu)."
+        )
+    PORTAL_URL = "http://127.0.0.1:8000"
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -188,6 +199,12 @@ _email = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(_email)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Versenyportál <noreply@versenyportal.hu>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=_email.get("EMAIL_TIMEOUT") or 30)
+# The outbox (federation.tasks): a mail is tried at most this many times, then marked failed with the last
+# error (federation staff see it on /outbox/); tries at least this many seconds apart (the sweep runs every 5
+# minutes).
+NOTIFICATION_MAX_ATTEMPTS = env.int("NOTIFICATION_MAX_ATTEMPTS", default=5)
+NOTIFICATION_RETRY_SECONDS = env.int("NOTIFICATION_RETRY_SECONDS", default=240)
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # Public pages that change only on recompute are cached for anonymous visitors (results/page_cache.py); 0: off.

@@ -4,6 +4,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-suite-key-not-secret-0123456789abcdefghijklmnopqrstuvwxyz")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("PORTAL_URL", "https://versenyportal.example.hu")
 
 from .settings import *  # noqa: E402,F403
 

@@ -5,6 +5,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from federation.api import MeView
 from federation.audit_views import audit_log
+from federation.outbox_views import outbox
+from federation.views import PasswordResetView
 
 from .api import router
 
@@ -13,7 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password-reset/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password-reset/done/",
         auth_views.PasswordResetDoneView.as_view(),
@@ -43,6 +45,7 @@ urlpatterns = [
         name="api_docs",
     ),
     path("audit/", audit_log, name="audit_log"),
+    path("outbox/", outbox, name="outbox"),
     path("", include("federation.urls")),
     path("", include("tournaments.urls")),
     path("bridge/", include("bridge.urls")),

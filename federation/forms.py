@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
-from .models import Federation, MemberRequest, Membership
+from .models import Federation, MemberRequest, Membership, Person
 
 User = get_user_model()
 
@@ -91,3 +91,18 @@ class MemberRequestForm(forms.ModelForm):
         model = MemberRequest
         fields = ["federation", "club", "last_name", "first_name", "birth_date", "gender", "note"]
         widgets = {"birth_date": forms.DateInput(attrs={"type": "date"})}
+
+
+class MailAddressForm(forms.ModelForm):
+    """Which address the portal's e-mail goes to: the login's (default) or the member record's."""
+
+    class Meta:
+        model = Person
+        fields = ["mail_to"]
+        widgets = {"mail_to": forms.RadioSelect}
+
+    def clean_mail_to(self):
+        choice = self.cleaned_data["mail_to"]
+        if choice == Person.MAIL_TO_MEMBER and not self.instance.email:
+            raise forms.ValidationError(_("Your member record has no e-mail address."))
+        return choice

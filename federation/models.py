@@ -105,6 +105,16 @@ class Person(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="person"
     )
+    # Where the portal's e-mail goes (federation.notifications.address_of): the login's address unless the
+    # person chose the member record's on the profile page.
+    MAIL_TO_ACCOUNT, MAIL_TO_MEMBER = "account", "member"
+    MAIL_TO_CHOICES = [
+        (MAIL_TO_ACCOUNT, _("the address I log in with")),
+        (MAIL_TO_MEMBER, _("the address in my member record")),
+    ]
+    mail_to = models.CharField(
+        _("send e-mail to"), max_length=10, choices=MAIL_TO_CHOICES, default=MAIL_TO_ACCOUNT
+    )
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -321,14 +331,24 @@ class Notification(models.Model):
     """Outbox of e-mails: written in the transaction that causes them, sent by a Celery task.
 
     A periodic sweep re-sends whatever is still pending, so a broker outage delays mail but loses none.
+    Each attempt is counted in its own committed transaction before the mail is handed to the mail server;
+    after NOTIFICATION_MAX_ATTEMPTS failed attempts the mail is marked failed with the last error, and
+    federation staff see it on the outbox page.
     """
 
-    recipient = models.EmailField()
-    subject = models.CharField(max_length=250)
+    recipient = models.EmailField(_("recipient"))
+    subject = models.CharField(_("subject"), max_length=250)
     body = models.TextField()
+    # The federation the mail is about, where the sender can tell (its staff see it on the outbox page).
+    federation = models.ForeignKey(
+        Federation, on_delete=models.SET_NULL, null=True, blank=True, related_name="notifications"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

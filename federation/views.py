@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBadRequest
@@ -13,12 +14,14 @@ from . import accounts
 from .client_ip import client_ip
 from .forms import (
     LinkMemberForm,
+    MailAddressForm,
     MemberRequestForm,
     RegistrationForm,
     ResendVerificationForm,
     VerifyEmailForm,
 )
 from .models import Club, Federation, LinkRequest, Person
+from .notifications import address_of
 from .throttle import throttled
 
 
@@ -218,10 +221,18 @@ def member_request(request):
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def profile(request):
     person = getattr(request.user, "person", None)
+    mail_form = MailAddressForm(request.POST or None, instance=person, prefix="mail") if person else None
+    if request.method == "POST" and mail_form is not None and mail_form.is_valid():
+        mail_form.save()
+        messages.success(request, _("Your e-mail address choice is saved."))
+        return redirect("profile")
     token = Token.objects.filter(user=request.user).first()
     context = {
+        "mail_form": mail_form,
+        "mail_address": address_of(request.user),
         "person": person,
         "memberships": person.memberships.select_related("federation", "club") if person else [],
         "licences": person.licences.all() if person else [],
@@ -269,3 +280,12 @@ def person_detail(request, pk):
         "federation/person_detail.html",
         {"person": person, "memberships": memberships, "show_private": show_private},
     )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with the link in the mail built from PORTAL_URL like every other mail's, not from the
+    request's Host header."""
+
+    @property
+    def extra_email_context(self):
+        return {"portal_url": settings.PORTAL_URL.rstrip("/")}

@@ -4,14 +4,12 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models import Event
+
 from .engine import awards as award_engine
 
 
 def _class_choices(game):
-    try:
-        from tournaments.models import Event
-    except ImportError:  # pragma: no cover
-        return []
     classes = getattr(Event, "EventClass", None)
     if classes is None:
         return []

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from config.celery import enqueue_on_commit, publish
 from federation import age
 from federation.models import Federation, Membership, Person, Region
-from federation.notifications import notify
+from federation.notifications import absolute_url, address_of, notify
 from results import page_cache
 
 from . import sources
@@ -1021,7 +1021,8 @@ def _notify_invitation(q: Qualification, replacement: bool) -> None:
             "year": q.season.year,
             "deadline": timezone.localtime(q.deadline).strftime("%Y-%m-%d %H:%M"),
         }
-    notify([q.person.email], subject, body)
+    season_url = absolute_url("rankings_season", code=q.season.federation.code, year=q.season.year)
+    notify([address_of(q.person)], subject, body + season_url, federation=q.season.federation_id)
 
 
 def open_confirmations(season: Season, stage: str, deadline: datetime.datetime) -> list[Qualification]:

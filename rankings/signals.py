@@ -4,26 +4,18 @@ The signal writes nothing itself; it publishes one task per federation after the
 licences the transaction touched), and nothing for rolled-back work.
 """
 
-from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from config.celery import enqueue_once_on_commit
 from federation.models import Licence
+
+from . import tasks
 
 
 def _schedule(federation_id):
-    if connection.in_atomic_block:
-        for _sids, func, *_rest in connection.run_on_commit:
-            if getattr(func, "rankings_licences_of", None) == federation_id:
-                return  # already scheduled for this transaction
-
-    def publish():
-        from . import tasks
-
-        tasks.licences_changed.delay(federation_id)
-
-    publish.rankings_licences_of = federation_id
-    transaction.on_commit(publish)
+    # A broker outage is logged, not raised: the licence is saved (the daily list refresh catches up).
+    enqueue_once_on_commit(tasks.licences_changed, federation_id)
 
 
 @receiver([post_save, post_delete], sender=Licence, dispatch_uid="rankings_licence_changed")

@@ -6,6 +6,7 @@ from django.forms import inlineformset_factory
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Federation, Role
+from ulti.rules import ruleset_keys
 
 from .models import Division, Event, Session
 
@@ -15,10 +16,6 @@ DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%
 
 def known_rule_sets():
     """Keys of the ulti engine's built-in rule sets, offered as suggestions (the field accepts any key)."""
-    try:
-        from ulti.rules import ruleset_keys
-    except ImportError:  # the ulti engine is optional for the calendar
-        return ("mausz", "szolnok")
     return ruleset_keys()
 
 

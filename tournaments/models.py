@@ -275,6 +275,16 @@ class Event(models.Model):
             return first <= now
         return self.start_date <= timezone.localdate(now)
 
+    def has_results(self) -> bool:
+        """Any result uploaded for the event (a game app's recompute state has a version)."""
+        return self.recompute_states.filter(latest_version__gt=0).exists()
+
+    def has_started(self, now=None) -> bool:
+        """Play is under way or over: the first session began, or results exist already. From then on an
+        entry is not withdrawn by its players but recorded as a no-show or a withdrawal during play
+        (VSz 7, 25), and no waiting entry moves into the field."""
+        return self.play_started(now) or self.has_results()
+
     def deadline_passed(self, now=None) -> bool:
         return self.entry_deadline is not None and (now or timezone.now()) > self.entry_deadline
 
@@ -457,6 +467,9 @@ class Entry(models.Model):
         help_text=_("Withdrew after being moved to another division (VSz 5)."),
     )
     no_show = models.BooleanField(_("did not show up"), default=False)
+    # Recorded by the organiser or director once play had started (Event.has_started): a VSz 25 withdrawal
+    # during play. Its place is not given to the waiting list.
+    withdrawn_during_play = models.BooleanField(_("withdrew during play"), default=False)
 
     class Meta:
         ordering = ["event", "entered_at", "pk"]

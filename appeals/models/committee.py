@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Person
+from federation.notifications import address_of
 
 # VSz 9: "legalább három tagból álló Óvási Bizottság ... két póttaggal".
 MIN_MEMBERS = 3
@@ -151,5 +152,5 @@ class CommitteeMember(models.Model):
 
     @property
     def email(self) -> str:
-        # The login's address first: that is where a member reads the portal's mail.
-        return self.user.email or (self.person.email if self.person_id else "")
+        # The login's address, or the member record's if the member chose it (profile page).
+        return address_of(self.user) or (self.person.email if self.person_id else "")

@@ -30,10 +30,8 @@ K = Measure.Kind
 
 def _committee_emails(federation_id):
     """The Disciplinary Committee's members, and the staff who forward its mail."""
-    return list(
-        Role.objects.filter(
-            kind__in=(Role.DISCIPLINARY, Role.FEDERATION_STAFF), federation_id=federation_id
-        ).values_list("user__email", flat=True)
+    return timeline.role_addresses(
+        Role.objects.filter(kind__in=(Role.DISCIPLINARY, Role.FEDERATION_STAFF), federation_id=federation_id)
     )
 
 

@@ -4,39 +4,37 @@ Mails are in the portal's language (Hungarian) whatever language the acting user
 """
 
 from django.conf import settings
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from federation.models import Role
-from federation.notifications import notify
+from federation.notifications import absolute_url, address_of, addresses_of, notify
 
 from ..models import PanelSeat, TimelineEntry
 from .common import party_people
 
-
-def _url(name, *args):
-    return getattr(settings, "PORTAL_URL", "") + reverse(name, args=args)
+_url = absolute_url
 
 
 def case_recipients(appeal, *, extra=()):
     """The parties, the panel and the director who ruled: everybody a step of the case concerns."""
-    emails = [p.email for p in party_people(appeal)]
+    emails = addresses_of(party_people(appeal))
     emails += [
         s.member.email
         for s in PanelSeat.objects.filter(appeal=appeal).select_related("member__user", "member__person")
     ]
     if appeal.director_id:
-        emails.append(appeal.director.email)
+        emails.append(address_of(appeal.director))
     return [e for e in [*emails, *extra] if e]
 
 
+def role_addresses(roles) -> list[str]:
+    """The addresses of the users holding `roles` (a Role queryset), each by the user's own choice."""
+    return addresses_of(r.user for r in roles.select_related("user"))
+
+
 def ethics_emails(federation_id):
-    return list(
-        Role.objects.filter(kind=Role.ETHICS, federation_id=federation_id).values_list(
-            "user__email", flat=True
-        )
-    )
+    return role_addresses(Role.objects.filter(kind=Role.ETHICS, federation_id=federation_id))
 
 
 def record(appeal, action, actor=None, note="", *, details=None, mail=True, extra_recipients=()):
@@ -62,7 +60,12 @@ def record(appeal, action, actor=None, note="", *, details=None, mail=True, extr
                 )
                 if part
             )
-            notify(case_recipients(appeal, extra=extra_recipients), subject, body)
+            notify(
+                case_recipients(appeal, extra=extra_recipients),
+                subject,
+                body,
+                federation=appeal.event.federation_id,
+            )
     return entry
 
 
@@ -74,7 +77,12 @@ def record_report(report, action, actor=None, note="", *, recipients=()):
     with translation.override(settings.LANGUAGE_CODE):
         label = str(TimelineEntry.Action(action).label)
         subject = _("Disciplinary case of %(person)s: %(step)s") % {"person": report.person, "step": label}
-        notify([report.person.email, *recipients], subject, "\n\n".join(p for p in (label, note) if p))
+        notify(
+            [address_of(report.person), *recipients],
+            subject,
+            "\n\n".join(p for p in (label, note) if p),
+            federation=report.federation_id,
+        )
     return entry
 
 
@@ -93,7 +101,7 @@ def record_committee(committee, action, actor=None, note="", *, recipients=()):
             "step": label,
         }
         body = "\n\n".join(p for p in (label, note, _url("appeals_event", committee.event_id)) if p)
-        notify([e for e in recipients if e], subject, body)
+        notify([e for e in recipients if e], subject, body, federation=committee.event.federation_id)
     return entry
 
 
@@ -113,11 +121,14 @@ def record_measure(measure, action, actor=None, note="", *, recipients=()):
             "step": label,
         }
         body = "\n\n".join(p for p in (label, note, _url("appeals_discipline", measure.event_id)) if p)
-        notify([e for e in [measure.person.email, *recipients] if e], subject, body)
+        notify(
+            [e for e in [address_of(measure.person), *recipients] if e],
+            subject,
+            body,
+            federation=measure.event.federation_id,
+        )
     return entry
 
 
 def director_emails(event_id):
-    return list(
-        Role.objects.filter(kind=Role.DIRECTOR, event_id=event_id).values_list("user__email", flat=True)
-    )
+    return role_addresses(Role.objects.filter(kind=Role.DIRECTOR, event_id=event_id))

@@ -42,6 +42,7 @@ fi
 export DEBUG=0
 export SECRET_KEY=load-test-only-key-0123456789abcdefghijklmnopqrstuvwxyz-not-secret
 export ALLOWED_HOSTS=127.0.0.1,localhost
+export PORTAL_URL=http://127.0.0.1:$PORT
 export SECURE_SSL_REDIRECT=0
 export DATABASE_URL=postgres://postgres@127.0.0.1:5432/$DB
 export CACHE_URL=rediscache://127.0.0.1:6379/12

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from bridge.csv_upload import Problem, result_of
 from federation.models import Role
-from federation.notifications import notify
+from federation.notifications import absolute_url, address_of, addresses_of, notify
 from results.models import VersionedUpload
 
 from ..models import CorrectionRequest, PairSession, SessionPair
@@ -129,11 +129,9 @@ def request_correction(
             requested_by=user,
             requested_at=now,
         )
-        directors = Role.objects.filter(kind=Role.DIRECTOR, event_id=session.event_id).values_list(
-            "user__email", flat=True
-        )
+        directors = Role.objects.filter(kind=Role.DIRECTOR, event_id=session.event_id).select_related("user")
         notify(
-            list(directors),
+            addresses_of(r.user for r in directors),
             _("Correction request: %(event)s, board %(board)s")
             % {"event": session.event.title, "board": board},
             _("Pair %(pair)s asks to correct board %(board)s (%(ns)s-%(ew)s) of %(session)s: %(reason)s")
@@ -144,7 +142,10 @@ def request_correction(
                 "ew": ew.number,
                 "session": session,
                 "reason": reason,
-            },
+            }
+            + "\n"
+            + absolute_url("bridge_corrections", session.event_id),
+            federation=session.event.federation_id,
         )
     return request
 
@@ -186,9 +187,9 @@ def decide(request: CorrectionRequest, *, approve: bool, user, note: str = "") -
         request.decided_at = timezone.now()
         request.decision_note = note[:500]
         request.save()
-        if request.requested_by.email:
+        if address_of(request.requested_by):
             notify(
-                [request.requested_by.email],
+                [address_of(request.requested_by)],
                 _("Your correction request: %(status)s") % {"status": request.get_status_display()},
                 _("Board %(board)s of %(session)s: %(status)s. %(note)s")
                 % {
@@ -196,6 +197,9 @@ def decide(request: CorrectionRequest, *, approve: bool, user, note: str = "") -
                     "session": request.session,
                     "status": request.get_status_display(),
                     "note": note,
-                },
+                }
+                + "\n"
+                + absolute_url("bridge_session", request.session_id),
+                federation=request.session.event.federation_id,
             )
     return request

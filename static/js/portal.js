@@ -2,12 +2,8 @@
 (function () {
   "use strict";
   document.addEventListener("click", function (event) {
-    // A destructive button asks first: data-confirm holds the (translated) question; with data-confirm-if
-    // (a selector) it asks only when its form has a matching element (e.g. a checked "set aside").
-    var asking = event.target.closest("[data-confirm]");
-    var only = asking && asking.getAttribute("data-confirm-if");
-    var needed = asking && (!only || (asking.form && asking.form.querySelector(only)));
-    if (needed && !window.confirm(asking.getAttribute("data-confirm"))) {
+    var link = event.target.closest("a[data-confirm]");
+    if (link && !window.confirm(link.getAttribute("data-confirm"))) {
       event.preventDefault();
       return;
     }
@@ -17,24 +13,47 @@
       window.print();
     }
   });
-  // A destructive choice asks first: the submit button's data-confirm, or that of a checked input of the
-  // form (a "set aside" radio); a button with data-no-confirm (abandon, cancel) never asks.
+
+  // One confirmation for every destructive form. The question comes from the form's data-confirm, the
+  // submit button's data-confirm (with data-confirm-if="selector" only when the form has a matching
+  // element, e.g. a checked "set aside"), and any checked input's data-confirm (a "set aside" radio).
+  // A button with data-no-confirm (abandon, cancel) never asks. A form[data-confirm] confirmed here
+  // sends confirmed=1; without this script the server answers its first POST with a confirmation page.
   document.addEventListener("submit", function (event) {
+    var form = event.target;
     var submitter = event.submitter;
     if (submitter && submitter.hasAttribute("data-no-confirm")) {
       return;
     }
     var questions = [];
-    if (submitter && submitter.getAttribute("data-confirm")) {
-      questions.push(submitter.getAttribute("data-confirm"));
-    }
-    event.target.querySelectorAll("input[data-confirm]:checked").forEach(function (input) {
-      if (questions.indexOf(input.getAttribute("data-confirm")) < 0) {
-        questions.push(input.getAttribute("data-confirm"));
+    var add = function (question) {
+      if (question && questions.indexOf(question) < 0) {
+        questions.push(question);
       }
+    };
+    add(form.getAttribute("data-confirm"));
+    if (submitter && submitter.getAttribute("data-confirm")) {
+      var only = submitter.getAttribute("data-confirm-if");
+      if (!only || form.querySelector(only)) {
+        add(submitter.getAttribute("data-confirm"));
+      }
+    }
+    form.querySelectorAll("input[data-confirm]:checked").forEach(function (input) {
+      add(input.getAttribute("data-confirm"));
     });
-    if (questions.length && !window.confirm(questions.join("\n"))) {
+    if (!questions.length) {
+      return;
+    }
+    if (!window.confirm(questions.join("\n"))) {
       event.preventDefault();
+      return;
+    }
+    if (form.hasAttribute("data-confirm") && !form.querySelector("input[name=confirmed]")) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "confirmed";
+      input.value = "1";
+      form.appendChild(input);
     }
   });
 })();

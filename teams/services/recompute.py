@@ -14,6 +14,7 @@ from django.utils import timezone
 from bridge.teams.match import BoardScore, score_match
 from bridge.teams.pairing.knockout import MatchPlan, consolation_draw
 from bridge.teams.vp import match_vp
+from rankings.services import results_changed
 from results.services import recompute
 from tournaments.models import Event
 
@@ -58,10 +59,6 @@ def recompute_event(event_id: int, force: bool = False) -> dict:
 
 
 def _tell_rankings(event_id: int, reason: str) -> None:
-    try:
-        from rankings.services import results_changed
-    except ImportError:  # the rankings app is optional
-        return
     results_changed(event_id, reason)
 
 

@@ -12,6 +12,7 @@ from appeals.services import decision as decisions
 from appeals.services import hearing, panel, second_instance
 from appeals.services.panel import seated_users
 from federation.models import Notification
+from federation.notifications import address_of
 
 from .conftest import decide, user_of
 
@@ -151,7 +152,7 @@ def test_parties_and_panel_are_mailed_at_each_step(world, heard_case):
         label = str(TimelineEntry.Action.PUBLISHED.label)
     published = Notification.objects.filter(subject__endswith=label)
     recipients = set(published.values_list("recipient", flat=True))
-    parties = {m.person.email for e in world.pairs[:2] for m in e.members.all()}
+    parties = {address_of(m.person) for e in world.pairs[:2] for m in e.members.all()}
     panel_mails = {u.email for u in panel_users(appeal)}
     assert parties | panel_mails | {world.director.email} <= recipients
 

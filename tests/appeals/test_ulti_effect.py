@@ -224,7 +224,10 @@ def test_the_ulti_recompute_tells_the_rankings_it_was_an_appeal(
         told.append(reason)
         return real(event_id, reason)
 
-    monkeypatch.setattr(rankings.services, "results_changed", spy)
+    import ulti.services.recompute
+
+    # The ulti recompute binds the hand-off at import time (no guarded local import): spy on its name.
+    monkeypatch.setattr(ulti.services.recompute, "results_changed", spy)
     appeal, rnd, table, (winner, middle, loser), seated = ulti_case
     assert change_reason(appeal.event_id) == "correction"  # the first upload is no appeal
     forints = {str(winner.number): -250, str(middle.number): -50, str(loser.number): 300}

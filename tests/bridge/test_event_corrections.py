@@ -4,6 +4,7 @@ import datetime
 import random
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
 from freezegun import freeze_time
@@ -11,7 +12,7 @@ from freezegun import freeze_time
 from bridge.models import BoardResult, BoardScore, CorrectionRequest, ResultVersion, SessionPair
 from bridge.services import corrections, sample, setup, uploads, versions
 from bridge.services.compute import recompute_event
-from federation.models import Role
+from federation.models import Notification, Role
 from results.models import VersionedUpload
 
 START = timezone.make_aware(datetime.datetime(2026, 3, 14, 10, 0))
@@ -175,6 +176,12 @@ def test_countersigned_correction_is_a_new_version_and_refusals_are_kept(event, 
         "refused",
     ]
     assert ResultVersion.objects.filter(session=first).count() == 2
+    # Both mails link absolutely (issue #14): the director's queue, the requester's session page; each to
+    # the account's address.
+    asked = Notification.objects.filter(recipient=director.email).first()
+    assert asked and settings.PORTAL_URL + reverse("bridge_corrections", args=[event.pk]) in asked.body
+    told = Notification.objects.filter(recipient=user.email).first()
+    assert told and settings.PORTAL_URL + reverse("bridge_session", args=[first.pk]) in told.body
 
 
 @pytest.mark.django_db

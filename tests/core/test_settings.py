@@ -12,6 +12,7 @@ LEAKY = (
     "SECURE_SSL_REDIRECT",
     "DATABASE_URL",
     "CELERY_BROKER_URL",
+    "PORTAL_URL",
 )
 
 
@@ -38,6 +39,12 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_production_settings_refuse_to_start_without_the_portal_url():
+    result = run_settings(DEBUG="0", SECRET_KEY="x" * 60)
+    assert result.returncode != 0
+    assert "PORTAL_URL must be set" in result.stderr
+
+
 def test_development_settings_start_on_the_embedded_default():
     result = run_settings(DEBUG="1", DATABASE_URL="", CELERY_BROKER_URL="")
     assert result.returncode == 0, result.stderr
@@ -51,6 +58,7 @@ def test_settings_come_from_the_environment():
         DATABASE_URL="postgres://u@db:5432/portal",
         CELERY_BROKER_URL="redis://redis:6379/0",
         ALLOWED_HOSTS="versenyportal.hu",
+        PORTAL_URL="https://versenyportal.hu/",
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "django.db.backends.postgresql"]
@@ -62,6 +70,7 @@ def test_check_deploy_is_clean_with_production_variables():
         DEBUG="0",
         SECRET_KEY="k" * 30 + "-Production-Secret-Key-Value-0987654321",
         ALLOWED_HOSTS="versenyportal.hu",
+        PORTAL_URL="https://versenyportal.hu",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
     result = subprocess.run(

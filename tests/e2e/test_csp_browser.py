@@ -7,6 +7,7 @@ Runs with BROWSER=1 (Chromium and chromedriver installed, `selenium` in the virt
 import datetime
 import json
 import random
+import time
 
 import pytest
 from django.urls import reverse
@@ -120,3 +121,51 @@ def test_pages_and_the_api_docs_run_without_csp_violations(browser, live_server,
     )
     assert browser.execute_script("return window.__ran === undefined;")
     assert any("script-src" in v for v in violations(browser))
+
+
+def test_the_withdraw_button_asks_for_confirmation_through_the_static_script(
+    browser, live_server, transactional_db, mbsz, make_person, make_user
+):
+    """data-confirm is handled by static/js/portal.js (no inline handler under the CSP): a refusal keeps
+    the entry, an acceptance withdraws it at once (the script adds confirmed=1)."""
+    from selenium.webdriver.common.by import By
+
+    from tournaments.models import Entry, EntryMember, Event
+
+    event = Event.objects.create(
+        federation=mbsz,
+        title="Megerősítős verseny",
+        format=Event.Format.INDIVIDUAL,
+        event_class=Event.EventClass.CLUB,
+        start_date=timezone.localdate() + datetime.timedelta(days=30),
+        status=Event.Status.APPROVED,
+    )
+    user = make_user("visszalep@example.hu")
+    person = make_person(mbsz, user=user)
+    entry = Entry.objects.create(event=event)
+    EntryMember.objects.create(entry=entry, person=person, confirmed_at=timezone.now())
+
+    browser.get(live_server.url + reverse("login"))
+    browser.find_element(By.NAME, "username").send_keys(user.username)
+    browser.find_element(By.NAME, "password").send_keys("jelszo-12345")
+    browser.find_element(
+        By.CSS_SELECTOR, "main form button[type=submit], main form input[type=submit]"
+    ).click()
+    browser.get(live_server.url + reverse("my_entries"))
+    selector = f"form[action='{reverse('entry_withdraw', args=[entry.pk])}'][data-confirm] button"
+
+    browser.execute_script("window.confirm = function () { window.__asked = true; return false; };")
+    browser.find_element(By.CSS_SELECTOR, selector).click()
+    assert browser.execute_script("return window.__asked === true;")
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE
+
+    browser.execute_script("window.confirm = function () { return true; };")
+    browser.find_element(By.CSS_SELECTOR, selector).click()
+    for _ in range(50):
+        entry.refresh_from_db()
+        if entry.status == Entry.Status.WITHDRAWN:
+            break
+        time.sleep(0.1)
+    assert entry.status == Entry.Status.WITHDRAWN
+    assert violations(browser) == []

@@ -6,6 +6,7 @@ import io
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from federation.models import Licence, Person
@@ -171,7 +172,52 @@ def test_the_licence_signal_publishes_once_per_transaction(
     with django_capture_on_commit_callbacks() as callbacks:
         for p in people:
             Licence.objects.create(person=p, federation=mausz, year=THIS_YEAR)
-    assert len([c for c in callbacks if getattr(c, "rankings_licences_of", None)]) == 1
+    assert [c.task.name for c in callbacks].count("rankings.tasks.licences_changed") == 1
+
+
+def test_a_licence_rolled_back_does_not_stop_the_next_one_publishing(
+    mausz, make_person, django_capture_on_commit_callbacks
+):
+    first, second = make_person(mausz), make_person(mausz)
+    with django_capture_on_commit_callbacks() as callbacks:
+        try:
+            with transaction.atomic():
+                Licence.objects.create(person=first, federation=mausz, year=THIS_YEAR)
+                raise RuntimeError("rolled back")
+        except RuntimeError:
+            pass
+        Licence.objects.create(person=second, federation=mausz, year=THIS_YEAR)
+    assert [c.task.name for c in callbacks].count("rankings.tasks.licences_changed") == 1
+
+
+def test_a_licence_saved_while_the_broker_is_down_is_saved_without_an_error(
+    mausz, make_person, broker_down, django_capture_on_commit_callbacks
+):
+    person = make_person(mausz)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with transaction.atomic():
+            Licence.objects.create(person=person, federation=mausz, year=THIS_YEAR)
+    assert len(callbacks) == 1  # the publish was tried after the commit, and failed quietly
+    assert Licence.objects.filter(person=person, year=THIS_YEAR).exists()
+
+
+def test_the_licence_admin_saves_while_the_broker_is_down(
+    admin_client, mausz, make_person, broker_down, django_capture_on_commit_callbacks
+):
+    person = make_person(mausz)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            reverse("admin:federation_licence_add"),
+            {
+                "person": person.pk,
+                "federation": mausz.pk,
+                "year": THIS_YEAR,
+                "number": "L-1",
+                "issued_on": "2026-01-05",
+            },
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Licence.objects.filter(person=person, year=THIS_YEAR).exists()
 
 
 def test_a_bridge_list_ignores_ulti_licences(mbsz, bridge_lists):

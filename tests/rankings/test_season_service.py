@@ -4,6 +4,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -145,6 +146,9 @@ def test_a_player_who_does_not_confirm_is_replaced_and_the_replacement_notified(
     assert replacement.deadline == after + datetime.timedelta(days=season.replacement_days)
     mail = Notification.objects.filter(recipient=first_reserve.person.email).get()
     assert "tartalék" in mail.subject or "reserve" in mail.subject
+    # The confirmation page, as an absolute link (issue #14).
+    season_page = reverse("rankings_season", kwargs={"code": season.federation.code, "year": season.year})
+    assert settings.PORTAL_URL.startswith("https://") and settings.PORTAL_URL + season_page in mail.body
     # A late confirmation changes nothing.
     assert services.respond(late, True, now=after).status == "expired"
 

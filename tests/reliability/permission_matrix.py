@@ -159,6 +159,7 @@ PAGES = {
     "member_request": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "my_entries": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "organiser_events": {"GET": LOGGED_IN, "POST": LOGGED_IN},
+    "outbox": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},  # federation staff: their own mail
     "password_change": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "password_change_done": {"GET": LOGGED_IN, "POST": NOBODY},
     "password_reset": {"GET": PUBLIC},

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from federation.models import Notification
+from federation.notifications import address_of
 from tournaments.models import Division, Entry
 from tournaments.refusals import EntryRefused
 from tournaments.services import entries as service
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def mails_to(person):
-    return list(Notification.objects.filter(recipient=person.email).values_list("subject", flat=True))
+    return list(Notification.objects.filter(recipient=address_of(person)).values_list("subject", flat=True))
 
 
 def test_pair_entry_is_pending_until_the_partner_confirms(pairs_event, make_player):
@@ -173,7 +174,9 @@ def test_entry_pages(client, pairs_event, make_player):
     assert reverse("entry_confirm", args=[entry.pk]) in page
     client.post(reverse("entry_confirm", args=[entry.pk]))
     assert Entry.objects.get().is_confirmed
-    client.post(reverse("entry_withdraw", args=[entry.pk]))
+    client.post(reverse("entry_withdraw", args=[entry.pk]))  # the confirmation page first
+    assert Entry.objects.get().status == Entry.Status.ACTIVE
+    client.post(reverse("entry_withdraw", args=[entry.pk]), {"confirmed": "1"})
     assert Entry.objects.get().status == Entry.Status.WITHDRAWN
 
 

@@ -191,7 +191,10 @@ def test_staff_move_the_date_and_entrants_are_notified(make_event, staff_mbsz, c
         str(old),
         str(event.start_date),
     ]
-    assert {n.recipient for n in Notification.objects.all()} == {me.email, partner.email}
+    assert {n.recipient for n in Notification.objects.all()} == {
+        me.user.email,
+        partner.user.email,
+    }  # the login addresses
 
 
 def test_organiser_cancels_and_entrants_are_notified(
@@ -207,7 +210,10 @@ def test_organiser_cancels_and_entrants_are_notified(
     client.post(reverse("event_cancel", args=[event.pk]), {"reason": "Kevés nevező."})
     event.refresh_from_db()
     assert event.status == Status.CANCELLED and event.changes.get().reason == "Kevés nevező."
-    assert {n.recipient for n in Notification.objects.all()} == {me.email, partner.email}
+    assert {n.recipient for n in Notification.objects.all()} == {
+        me.user.email,
+        partner.user.email,
+    }  # the login addresses
 
 
 def test_club_admin_edits_a_draft_and_the_diff_is_kept(client, make_event, club_admin, bridge_club):

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from .. import eligibility
 from ..models import Division, Entry, EntryMember, Event
@@ -183,13 +184,21 @@ def can_withdraw(user, entry, now=None) -> bool:
     return (
         person is not None
         and entry.members.filter(person=person).exists()
-        and not entry.event.play_started(now)
+        and not entry.event.has_started(now)
     )
+
+
+STARTED_REFUSAL = _lazy(
+    "Play has started, so the entry can no longer be withdrawn here. Tell the tournament director: the "
+    "director or the organiser records a withdrawal during play (VSz 25) or a no-show (VSz 7)."
+)
 
 
 @transaction.atomic
 def withdraw(entry_id, user, now=None) -> Entry:
-    """Withdraw an entry; a place it held goes to the first eligible entry of the waiting list."""
+    """Withdraw an entry; before play starts a place it held goes to the first eligible entry of the waiting
+    list. Once play has started (Event.has_started) only the organiser or director records it, as a
+    withdrawal during play (VSz 25): nobody moves up from the waiting list."""
     entry = Entry.objects.select_related("event").get(pk=entry_id)
     event = lock_event(entry.event_id)
     entry.refresh_from_db()
@@ -198,24 +207,31 @@ def withdraw(entry_id, user, now=None) -> Entry:
     if not entry.is_open:
         raise EntryRefused([_("This entry is no longer open.")])
     if not can_withdraw(user, entry, now):
-        raise EntryRefused([_("Play has started: ask the organiser to withdraw the entry.")])
+        raise EntryRefused([str(STARTED_REFUSAL)])
+    started = event.has_started(now)
     held_place = entry.status == Entry.Status.ACTIVE
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = now or timezone.now()
     entry.withdrawn_by = user
+    entry.withdrawn_during_play = started and held_place
     entry.fee_waived = entry.division_moved_at is not None
-    entry.save(update_fields=["status", "withdrawn_at", "withdrawn_by", "fee_waived"])
+    entry.save(
+        update_fields=["status", "withdrawn_at", "withdrawn_by", "fee_waived", "withdrawn_during_play"]
+    )
     mail.entry_withdrawn(entry)
-    if held_place:
-        fill_places(event)
+    if held_place and not started:
+        fill_places(event, now=now)
     return entry
 
 
-def fill_places(event) -> list[Entry]:
+def fill_places(event, now=None) -> list[Entry]:
     """Move waiting entries into free places, in order, skipping those no longer eligible.
 
-    The caller holds the event lock.
+    Never once play has started (Event.has_started): a place freed then stays empty, and nobody is told
+    "you got a place" for an event under way or over. The caller holds the event lock.
     """
+    if event.has_started(now):
+        return []
     promoted = []
     terms = event_terms(event)
     for entry in event.waiting_entries().prefetch_related("members__person"):

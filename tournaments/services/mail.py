@@ -4,31 +4,24 @@ Texts are in the portal's language (Hungarian) whatever language the acting user
 """
 
 from django.conf import settings
-from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from federation.notifications import notify
+from federation.notifications import absolute_url, addresses_of, notify
 
 from ..models import Entry
 
-
-def _url(name, *args):
-    return getattr(settings, "PORTAL_URL", "") + reverse(name, args=args)
+_url = absolute_url
 
 
 def _date(value):
     return formats.date_format(value, "Y. m. d.")
 
 
-def _emails(members):
-    return [m.person.email for m in members if m.person.email]
-
-
-def _send(members, subject, body):
-    recipients = _emails(members)
+def _send(members, subject, body, *, event):
+    recipients = addresses_of(m.person for m in members)
     if recipients:
-        notify(recipients, subject, body)
+        notify(recipients, subject, body, federation=event.federation_id)
 
 
 def _context(entry):
@@ -58,6 +51,7 @@ def entry_received(entry, members):
             confirmed,
             _("Entry received: %(event)s") % ctx,
             _("Entry received for %(event)s (%(date)s): %(entry)s.") % ctx + "\n" + state + "\n" + ctx["url"],
+            event=entry.event,
         )
         if pending:
             _send(
@@ -70,6 +64,7 @@ def entry_received(entry, members):
                 % ctx
                 + "\n"
                 + state,
+                event=entry.event,
             )
 
 
@@ -82,6 +77,7 @@ def entry_confirmed(entry):
             _("Every player confirmed the entry %(entry)s for %(event)s (%(date)s).") % ctx
             + "\n"
             + ctx["url"],
+            event=entry.event,
         )
 
 
@@ -91,7 +87,10 @@ def entry_declined(entry, declined_by):
         _send(
             entry.members.exclude(person=declined_by),
             _("Entry declined: %(event)s") % ctx,
-            _("%(who)s declined the entry %(entry)s for %(event)s (%(date)s); the entry is void.") % ctx,
+            _("%(who)s declined the entry %(entry)s for %(event)s (%(date)s); the entry is void.") % ctx
+            + "\n"
+            + ctx["url"],
+            event=entry.event,
         )
 
 
@@ -101,11 +100,16 @@ def entry_withdrawn(entry):
         extra = (
             _("No fee is owed: the entry was moved to another division (VSz 5).") if entry.fee_waived else ""
         )
+        if entry.withdrawn_during_play:
+            extra = _("Recorded as a withdrawal during play (VSz 25).")
         _send(
             entry.members.all(),
             _("Entry withdrawn: %(event)s") % ctx,
             _("The entry %(entry)s for %(event)s (%(date)s) was withdrawn.") % ctx
-            + ("\n" + extra if extra else ""),
+            + ("\n" + extra if extra else "")
+            + "\n"
+            + ctx["url"],
+            event=entry.event,
         )
 
 
@@ -121,6 +125,7 @@ def promoted(entry):
             % ctx
             + "\n"
             + ctx["url"],
+            event=entry.event,
         )
 
 
@@ -135,6 +140,7 @@ def division_changed(entry, old, new):
                 "%(new)s division. You may withdraw the entry without owing the fee (VSz 5): %(my_entries)s"
             )
             % ctx,
+            event=entry.event,
         )
 
 
@@ -143,7 +149,7 @@ def _open_members(event):
 
     return EntryMember.objects.filter(
         entry__event=event, entry__status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING]
-    ).select_related("person")
+    ).select_related("person__user")
 
 
 def event_moved(event, old_start, reason):
@@ -159,6 +165,7 @@ def event_moved(event, old_start, reason):
             _open_members(event),
             _("Date changed: %(event)s") % ctx,
             _("The federation moved %(event)s from %(old)s to %(new)s.\nReason: %(reason)s\n%(url)s") % ctx,
+            event=event,
         )
 
 
@@ -169,5 +176,8 @@ def event_cancelled(event, reason):
             _open_members(event),
             _("Event cancelled: %(event)s") % ctx,
             _("%(event)s (%(date)s) is cancelled; your entry is void and owes no fee.\nReason: %(reason)s")
-            % ctx,
+            % ctx
+            + "\n"
+            + _url("event_detail", event.pk),
+            event=event,
         )

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.models import Role
-from federation.notifications import notify
+from federation.notifications import absolute_url, address_of, notify
 
 from ..models import Event, EventChange
 from ..refusals import Refused
@@ -128,10 +128,15 @@ def _step(event_id, user, perm, allowed, new_status, action, *, reason="", reaso
 
 
 def _tell_organiser(event, subject, body):
-    recipients = [event.created_by.email] if event.created_by and event.created_by.email else []
+    recipients = [address_of(event.created_by)]
     if event.club and event.club.email:
         recipients.append(event.club.email)
-    notify(recipients, subject, body)
+    notify(
+        recipients,
+        subject,
+        body + "\n" + absolute_url("event_detail", event.pk),
+        federation=event.federation_id,
+    )
 
 
 @transaction.atomic

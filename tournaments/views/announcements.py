@@ -120,7 +120,12 @@ def event_reason_step(request, pk, step):
         else:
             messages.success(request, done)
             return redirect("event_detail", event.pk)
-    return render(request, "tournaments/event_step.html", {"event": event, "form": form, "title": title})
+    confirm = _("Cancel the event? Every entry becomes void and the entrants are notified.")
+    return render(
+        request,
+        "tournaments/event_step.html",
+        {"event": event, "form": form, "title": title, "confirm": confirm if step == "cancel" else ""},
+    )
 
 
 @login_required

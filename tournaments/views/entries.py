@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -116,7 +117,41 @@ def entry_decline(request, pk):
 @login_required
 @require_POST
 def entry_withdraw(request, pk):
-    return _entry_step(request, pk, service.withdraw, _("The entry is withdrawn."))
+    """Withdraw after a confirmation: the page's script asks and sends confirmed=1; without it (no script)
+    the first POST answers with a confirmation page whose form sends it."""
+    entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
+    if not request.user.has_perm("tournaments.withdraw_entry", entry):
+        raise PermissionDenied
+    if request.POST.get("confirmed") != "1":
+        if not entry.is_open:
+            messages.error(request, _("This entry is no longer open."))
+            return back(request, "my_entries")
+        if not service.can_withdraw(request.user, entry):
+            messages.error(request, str(service.STARTED_REFUSAL))
+            return back(request, "my_entries")
+        next_url = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
+            next_url = ""
+        return render(
+            request,
+            "tournaments/entry_withdraw_confirm.html",
+            {"entry": entry, "started": entry.event.has_started(), "next": next_url},
+        )
+    try:
+        entry = service.withdraw(entry.pk, request.user)
+    except Refused as refused:
+        show_refusal(request, refused)
+    else:
+        if entry.withdrawn_during_play:
+            messages.success(
+                request,
+                _(
+                    "Recorded as a withdrawal during play (VSz 25): the place is not given to the waiting list."
+                ),
+            )
+        else:
+            messages.success(request, _("The entry is withdrawn."))
+    return back(request, "my_entries")
 
 
 @login_required
@@ -134,7 +169,7 @@ def manage_entries(request, pk):
             "groups": groups,
             "form": EntryForm(event=event, by_organiser=True),
             "divisions": event.divisions.all(),
-            "started": event.play_started(),
+            "started": event.has_started(),
             "today": timezone.localdate(),
         },
     )

@@ -15,6 +15,7 @@ from collections import defaultdict
 
 from django.db import transaction
 
+from rankings.services import results_changed
 from results.models import VersionedUpload
 from results.services import recompute
 from results.upload_decisions import Action
@@ -64,10 +65,6 @@ def change_reason(event_id: int) -> str:
 
 
 def _tell_rankings(event_id: int, reason: str) -> None:
-    try:
-        from rankings.services import results_changed
-    except ImportError:  # the rankings app is optional
-        return
     results_changed(event_id, reason)
 
 

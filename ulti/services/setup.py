@@ -6,24 +6,21 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from federation.models import Federation
+from rankings.services import live_ratings as rankings_live_ratings
 from tournaments.models import Entry, EntryMember, Event
 from ulti.rules import RuleSetError, get_ruleset
 
 from ..models import Group, Participant, Stage, Standing, UltiEvent
 from . import UltiError, fields, loading
 
-# Seeding when the rankings app has no rating to give.
+# Seeding of a player the rankings have no rating for.
 NEUTRAL_RATING = 0
 LETTERS = "ABCDEFGHIJ"
 
 
 def live_ratings(person_ids, federation) -> dict[int, int]:
     """The players' current ratings, used to seed round 1 (MAUSZ III. 8. (3))."""
-    try:
-        from rankings.services import live_ratings as source
-    except ImportError:
-        return dict.fromkeys(person_ids, NEUTRAL_RATING)
-    return source(person_ids, federation)
+    return rankings_live_ratings(person_ids, federation)
 
 
 def ensure_settings(event: Event, *, unit_forints: int | None = None) -> UltiEvent:

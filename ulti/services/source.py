@@ -8,6 +8,7 @@ gives the team standings, one placing per team. Every player who played has the 
 
 from __future__ import annotations
 
+from rankings.sources import register_source
 from results.services import state_of
 
 from ..models import SCOPE, Stage, Standing, TableScore, TeamStanding
@@ -15,10 +16,6 @@ from . import loading
 
 
 def register() -> None:
-    try:
-        from rankings.sources import register_source
-    except ImportError:  # the rankings app is optional
-        return
     register_source("ulti", ulti_final_result)
 
 
