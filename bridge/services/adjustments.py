@@ -103,6 +103,18 @@ def apply_ruling(
             )
     with transaction.atomic():
         versions.lock_event(session.event_id)
+        if source == VersionedUpload.Source.ADJUSTMENT:
+            # The director's own ruling gets the appeals' dry run too (board played, pairs at that table);
+            # an appeal decision was checked when proposed and again by its publication.
+            check_ruling(
+                session,
+                board_number,
+                ns_pair,
+                ew_pair,
+                artificial=artificial,
+                score=score,
+                penalties=penalties,
+            )
         ns = _pair(session, ns_pair) if ns_pair is not None else None
         ew = _pair(session, ew_pair) if ew_pair is not None else None
         if ns is not None and ns == ew:

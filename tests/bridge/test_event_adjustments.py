@@ -156,3 +156,32 @@ def test_the_masterpoint_source_gives_final_placings_with_rights(event, session,
     first = next(p for p in result.placings if p.place_from == 1)
     assert len(first.players) == 2 and all(share.has_rights for share in first.players)
     assert ranking_source.bridge_pair_result(event) == result
+
+
+@pytest.mark.django_db
+def test_the_directors_own_ruling_gets_the_same_checks_as_an_appeal(session, director):
+    """A director's adjusted score for a board not in play, or for pairs that did not meet on it, is refused
+    with the board and pair numbers and writes nothing (it could otherwise not be re-applied later)."""
+    row = a_row(session)
+    before = ResultVersion.objects.filter(session=session).count()
+    with pytest.raises(RulingError, match="44"):
+        apply_ruling(
+            session, 44, row.ns, row.ew, artificial="A", reason="?", user=director, source="adjustment"
+        )
+    other = BoardScore.objects.filter(session=session, board=row.board).exclude(pk=row.pk).first()
+    with pytest.raises(RulingError):
+        apply_ruling(
+            session,
+            row.board,
+            row.ns,
+            other.ew,
+            artificial="A",
+            reason="?",
+            user=director,
+            source="adjustment",
+        )
+    assert ResultVersion.objects.filter(session=session).count() == before
+    apply_ruling(
+        session, row.board, row.ns, row.ew, artificial="A", reason="ok", user=director, source="adjustment"
+    )
+    assert ResultVersion.objects.filter(session=session).count() == before + 1
