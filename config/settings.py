@@ -191,6 +191,8 @@ CELERY_BEAT_SCHEDULE = {
     "appeals-lapse-overdue": {"task": "appeals.tasks.lapse_overdue_appeals", "schedule": 300.0},
     # Recomputes whose message was lost (broker down at upload, worker killed): re-published after a grace.
     "results-sweep-recomputes": {"task": "results.tasks.sweep_recomputes", "schedule": 60.0},
+    # Bridge sessions whose announced start the clock has passed: their start is recorded, deals open.
+    "bridge-record-due-starts": {"task": "bridge.tasks.record_due_starts", "schedule": 60.0},
 }
 RECOMPUTE_SWEEP_GRACE_SECONDS = env.int("RECOMPUTE_SWEEP_GRACE_SECONDS", default=120)
 

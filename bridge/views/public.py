@@ -12,6 +12,7 @@ from tournaments.models import Event, public_events_q
 from ..models import PairSession, SessionPair
 from ..services import corrections, dealing, exports, pages, versions
 from .common import MANAGE, VIEW, login_or_raise, session_context, session_or_deny
+from .dealing import refuse_if_sealed
 
 
 def results_index(request):
@@ -122,6 +123,7 @@ def score_card(request, pk, pair):
 @login_or_raise
 def hand_records(request, pk):
     session = session_or_deny(request, pk)
+    refuse_if_sealed(session)
     return render(
         request,
         "bridge/hand_records.html",
