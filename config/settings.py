@@ -70,6 +70,8 @@ MIDDLEWARE = [
     # Records the logged-in (or API-token) user as the actor of every audit-log entry of the request.
     "federation.audit.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A query-string value a page cannot use (config.query.BadQuery) answers 400 with the reason.
+    "federation.middleware.BadQueryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it turns locked-out logins into a 429 page.
     "axes.middleware.AxesMiddleware",
@@ -205,7 +207,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        # DjangoFilterBackend whose integer filters refuse values outside their column's range (a 400).
+        "config.query.BoundedFilterBackend",
         "rest_framework.filters.SearchFilter",
         "rest_framework.filters.OrderingFilter",
     ],

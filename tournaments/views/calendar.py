@@ -50,6 +50,9 @@ def calendar(request, year=None, month=None):
         feeds.append((str(data["club"]), reverse("calendar_ics_club", args=[data["club"].pk])))
     if data.get("region"):
         feeds.append((str(data["region"]), reverse("calendar_ics_region", args=[data["region"].pk])))
+    # A filter value the form refuses (a region id beyond any row, say) is ignored by the list and shown as
+    # the form's error; the answer says 400 so that clients see it (config.query).
+    refused = filterset.is_bound and not filterset.is_valid()
     return render(
         request,
         "tournaments/calendar.html",
@@ -65,6 +68,7 @@ def calendar(request, year=None, month=None):
             "feeds": feeds,
             "today": today,
         },
+        status=400 if refused else 200,
     )
 
 
