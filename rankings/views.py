@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.query import query_int
+from config.query import id_or_none, query_int
 from federation.models import Club, Federation, Person, Region
 from results.page_cache import by_federation_code, cache_public_page
 
@@ -452,6 +452,8 @@ def scheme(request, code):
 
 
 def event_awards(request, event_id):
+    if id_or_none(event_id) is None:  # beyond any id (config.query): no such event, not an overflow
+        raise Http404("no awards")
     versions = list(
         AwardVersion.objects.filter(event_id=event_id)
         .select_related("event", "scheme", "federation")

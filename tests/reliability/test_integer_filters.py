@@ -127,3 +127,37 @@ def test_pages_reading_numbers_answer_400_not_500(client, mbsz, bridge_session, 
         response = client.get(url, {name: value})
         assert response.status_code == 400, (url, name, response.status_code)
         assert name in response.content.decode(), (url, name)
+
+
+def _int_routes():
+    from django.urls import URLResolver, get_resolver
+
+    def walk(resolver, prefix=""):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern, prefix + str(pattern.pattern))
+            else:
+                yield prefix + str(pattern.pattern)
+
+    return sorted({route for route in walk(get_resolver()) if "<int:" in route and "(?P" not in route})
+
+
+@pytest.mark.django_db
+def test_a_huge_integer_in_any_page_address_is_never_a_server_error(client, superuser, mbsz):
+    """Path converters take any digits: a year or an event id beyond 64 bits gave a 500 on SQLite
+    (the calendar's year, the club fee summary's year, the rankings event page)."""
+    import re
+
+    client.raise_request_exception = False  # list every failure, not only the first
+    client.force_login(superuser)
+    routes = _int_routes()
+    assert len(routes) > 50
+    failures = []
+    for route in routes:
+        url = "/" + re.sub(r"<int:\w+>", HUGE, route)
+        url = re.sub(r"<(?:slug:|str:)?(\w+)>", lambda m: "mbsz" if m.group(1) == "code" else "x", url)
+        for method in (client.get, client.post):
+            status = method(url).status_code
+            if status >= 500:
+                failures.append((method.__name__, url, status))
+    assert failures == []

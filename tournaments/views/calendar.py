@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 
+from config.query import DATE_PART_RANGES
 from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
@@ -29,7 +30,11 @@ CALENDAR_PARAMS = ("federation", "region", "club", "event_format", "event_class"
 def calendar(request, year=None, month=None):
     today = timezone.localdate()
     year = year or today.year
-    if month is not None and not 1 <= month <= 12:
+    if (
+        month is not None
+        and not 1 <= month <= 12
+        or not DATE_PART_RANGES["year"][0] <= year <= DATE_PART_RANGES["year"][1]
+    ):
         raise Http404
     events = public_events().filter(start_date__year=year)
     if month:
