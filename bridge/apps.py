@@ -18,3 +18,10 @@ class BridgeConfig(AppConfig):
         from .services import SCOPE
 
         register_recompute(SCOPE, tasks.recompute_pair_results)
+
+        # A session with sealed deals keeps its announced start out of the past (issue #15).
+        from tournaments.session_starts import register_sealed_check
+
+        from .services import dealing
+
+        register_sealed_check(dealing.announced_is_sealed)

@@ -18,7 +18,7 @@ from federation.models import Club, Federation, Membership, Person, Role
 from results.models import VersionedUpload
 from tournaments.models import Entry, EntryMember, Event, Session
 
-from .models import BoardResult, SessionPair
+from .models import BoardResult, SessionPair, SessionStart
 from .services import (
     adjustments,
     compute,
@@ -122,8 +122,9 @@ def _players(mbsz) -> list[Person]:
 
 def _results(session, director):
     rng = random.Random(20261130)
-    # The deals are open (the session started): analyse them first so the tables play around the
-    # double-dummy result and the frequency sheets look like real ones.
+    # The director starts the session, which opens its deals: analyse them first so the tables play
+    # around the double-dummy result and the frequency sheets look like real ones.
+    dealing.record_start(session, SessionStart.Source.DIRECTOR, user=director)
     handrecords.compute(session.pk)
     analysis = {h.board: {"deal": h.deal, "tricks": h.tricks} for h in session.hand_records.all()}
     rows = sample.play(session, rng, analysis)

@@ -22,3 +22,12 @@ def compute_hand_records(session_id):
     from .services import handrecords
 
     return handrecords.compute(session_id)
+
+
+@shared_task
+def record_due_starts():
+    """Beat: record the start of sessions whose announced start has passed on the server's clock now
+    (their sealed deals and hand records open); idempotent, a start is recorded once."""
+    from .services import dealing
+
+    return dealing.record_due_starts()

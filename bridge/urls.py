@@ -27,6 +27,7 @@ urlpatterns = [
     path("sessions/<int:pk>/movement/", director.guide_cards, name="bridge_guide_cards"),
     path("sessions/<int:pk>/roster/", director.roster_page, name="bridge_roster"),
     path("sessions/<int:pk>/dealing/", dealing.dealing_page, name="bridge_dealing"),
+    path("sessions/<int:pk>/start/", dealing.start_session, name="bridge_start_session"),
     path("sessions/<int:pk>/deal-statistics/", dealing.session_statistics, name="bridge_session_statistics"),
     path("sessions/<int:pk>/correction/", players.correction_request, name="bridge_correction_request"),
     path("corrections/<int:pk>/decide/", director.decide_correction, name="bridge_correction_decide"),

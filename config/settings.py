@@ -81,6 +81,8 @@ MIDDLEWARE = [
     # Records the logged-in (or API-token) user as the actor of every audit-log entry of the request.
     "federation.audit.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A query-string value a page cannot use (config.query.BadQuery) answers 400 with the reason.
+    "federation.middleware.BadQueryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it turns locked-out logins into a 429 page.
     "axes.middleware.AxesMiddleware",
@@ -235,6 +237,8 @@ CELERY_BEAT_SCHEDULE = {
     "appeals-lapse-overdue": {"task": "appeals.tasks.lapse_overdue_appeals", "schedule": 300.0},
     # Recomputes whose message was lost (broker down at upload, worker killed): re-published after a grace.
     "results-sweep-recomputes": {"task": "results.tasks.sweep_recomputes", "schedule": 60.0},
+    # Bridge sessions whose announced start the clock has passed: their start is recorded, deals open.
+    "bridge-record-due-starts": {"task": "bridge.tasks.record_due_starts", "schedule": 60.0},
 }
 RECOMPUTE_SWEEP_GRACE_SECONDS = env.int("RECOMPUTE_SWEEP_GRACE_SECONDS", default=120)
 
@@ -247,7 +251,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        # DjangoFilterBackend whose integer filters refuse values outside their column's range (a 400).
+        "config.query.BoundedFilterBackend",
         "rest_framework.filters.SearchFilter",
         "rest_framework.filters.OrderingFilter",
     ],

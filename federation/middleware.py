@@ -72,3 +72,23 @@ class DatabaseUnavailableMiddleware:
             )
         response["Retry-After"] = str(self.RETRY_AFTER_SECONDS)
         return response
+
+
+class BadQueryMiddleware:
+    """A query-string value a page cannot use (config.query.BadQuery: a huge or non-numeric id, say)
+    answers 400 with the reason, in the portal's layout, instead of Django's bare "Bad Request (400)"."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.shortcuts import render
+
+        from config.query import BadQuery
+
+        if not isinstance(exception, BadQuery):
+            return None
+        return render(request, "bad_query.html", {"message": str(exception)}, status=400)

@@ -8,6 +8,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from config.query import BoundedFilterSet
 from federation.api_permissions import RulesPermission
 from federation.models import Federation
 
@@ -50,7 +51,7 @@ class ListEntrySerializer(serializers.ModelSerializer):
         return place_label(obj.place_from, obj.place_to)
 
 
-class ListEntryFilter(django_filters.FilterSet):
+class ListEntryFilter(BoundedFilterSet):
     federation = django_filters.CharFilter(field_name="federation__code")
     category = django_filters.ChoiceFilter(
         choices=[("junior", "junior"), ("senior", "senior"), ("women", "women")], method="filter_category"

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.query import id_or_none, query_int
 from federation.models import Club, Federation, Person, Region
 from results.page_cache import by_federation_code, cache_public_page
 
@@ -138,19 +139,17 @@ def _choices(federation):
     return cached
 
 
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+def _id(params, name):
+    """A club or region id from the query string; a 400 naming it when it is not an id (config.query)."""
+    return query_int(params, name)
 
 
 class ListFilters:
     """The list filters read from the query string (no Form: the list page must stay cheap)."""
 
     def __init__(self, params):
-        self.club = _int(params.get("club"))
-        self.region = _int(params.get("region"))
+        self.club = _id(params, "club")
+        self.region = _id(params, "region")
         category = params.get("category") or ""
         self.category = category if category in CATEGORY_POSITION else ""
         self.raw_q = (params.get("q") or "")[:100]
@@ -453,6 +452,8 @@ def scheme(request, code):
 
 
 def event_awards(request, event_id):
+    if id_or_none(event_id) is None:  # beyond any id (config.query): no such event, not an overflow
+        raise Http404("no awards")
     versions = list(
         AwardVersion.objects.filter(event_id=event_id)
         .select_related("event", "scheme", "federation")

@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
+from config.query import api_int, column_range, id_or_none
 from federation.api_permissions import RulesPermission
 from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
 from results.models import VersionedUpload
@@ -146,13 +147,14 @@ class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
         if self.action in ("publish", "retrieve"):
             return rounds
         rounds = rounds.filter(status=Round.Status.PUBLISHED, event__in=_visible_events())
-        event = self.request.query_params.get("event")
-        return rounds.filter(event_id=event) if event and event.isdigit() else rounds
+        event = api_int(self.request, "event")
+        return rounds.filter(event_id=event) if event is not None else rounds
 
     def get_permission_object(self):
         data = getattr(self.request, "data", None)
         event_id = data.get("event") if isinstance(data, dict) else None
-        return Event.objects.filter(pk=event_id).first() if str(event_id or "").isdigit() else None
+        event_id = id_or_none(event_id)
+        return Event.objects.filter(pk=event_id).first() if event_id is not None else None
 
     @extend_schema(parameters=[EVENT_FILTER])
     def list(self, request, *args, **kwargs):
@@ -202,8 +204,8 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
         matches = matches.filter(round__status=Round.Status.PUBLISHED)
         if self.action != "upload":
             matches = matches.filter(round__event__in=_visible_events())
-        event = self.request.query_params.get("event")
-        return matches.filter(round__event_id=event) if event and event.isdigit() else matches
+        event = api_int(self.request, "event")
+        return matches.filter(round__event_id=event) if event is not None else matches
 
     @extend_schema(parameters=[EVENT_FILTER])
     def list(self, request, *args, **kwargs):
@@ -277,10 +279,10 @@ class TeamStandingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def get_queryset(self):
         rows = Standing.objects.select_related("team").filter(event__in=_visible_events())
-        event = self.request.query_params.get("event", "")
-        rows = rows.filter(event_id=event) if event.isdigit() else rows.none()
-        after = self.request.query_params.get("after_round", "")
-        return rows.filter(after_round=after) if after.isdigit() else rows.order_by("after_round", "place")
+        event = api_int(self.request, "event")
+        rows = rows.filter(event_id=event) if event is not None else rows.none()
+        after = api_int(self.request, "after_round", *column_range(Standing._meta.get_field("after_round")))
+        return rows.filter(after_round=after) if after is not None else rows.order_by("after_round", "place")
 
     @extend_schema(parameters=[EVENT_FILTER, OpenApiParameter("after_round", int)])
     def list(self, request, *args, **kwargs):

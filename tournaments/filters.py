@@ -6,12 +6,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.query import BoundedFilterSet
 from federation.models import Club, Federation, Region
 
 from .models import Event
 
 
-class EventFilter(django_filters.FilterSet):
+class EventFilter(BoundedFilterSet):
     federation = django_filters.ModelChoiceFilter(
         label=_("Federation"), queryset=Federation.objects.all(), to_field_name="code", empty_label=_("all")
     )

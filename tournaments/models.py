@@ -329,6 +329,22 @@ class Session(models.Model):
     def __str__(self):
         return self.name or f"{timezone.localtime(self.starts_at):%Y-%m-%d %H:%M}"
 
+    def save(self, *args, **kwargs):
+        # The last net behind the form and workflow checks: a sealed session's start never moves back.
+        from .session_starts import refusal
+
+        reason = refusal(self, self.starts_at)
+        if reason:
+            raise ValidationError({"starts_at": reason})
+        super().save(*args, **kwargs)
+
+    def clean(self):
+        from .session_starts import refusal
+
+        reason = refusal(self, self.starts_at)
+        if reason:
+            raise ValidationError({"starts_at": reason})
+
 
 class Division(models.Model):
     """A strength group (csoport, VSz 5) the players choose on entry."""

@@ -13,6 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from config.query import api_int, column_range
 from federation.api_permissions import RulesPermission
 from federation.models import Role
 from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
@@ -21,7 +22,7 @@ from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, check_request_size, check_text_size
 from tournaments.models import Event, public_events_q
 
-from .models import Group, Round, Standing
+from .models import Group, Round, Stage, Standing
 from .services import UltiError, draw, pages, uploads
 
 MANAGE = "ulti.manage_event"
@@ -47,12 +48,7 @@ def _managed_event_ids(user):
 
 
 def _event_param(request):
-    value = request.query_params.get("event")
-    if value is None:
-        return None
-    if not value.isdigit():
-        raise ValidationError({"event": "must be an event id"})
-    return int(value)
+    return api_int(request, "event")
 
 
 EVENT = OpenApiParameter("event", OpenApiTypes.INT, description="Only this event's rows.")
@@ -340,18 +336,15 @@ class UltiStandingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         qs = Standing.objects.filter(visible, stage__event_id=event).select_related(
             "stage", "group", "participant__person"
         )
-        stage = self.request.query_params.get("stage")
+        stage = api_int(self.request, "stage", *column_range(Stage._meta.get_field("number")))
         stages = qs.values_list("stage__number", flat=True).distinct()
-        stage = int(stage) if stage and stage.isdigit() else max(stages, default=None)
+        stage = stage if stage is not None else max(stages, default=None)
         qs = qs.filter(stage__number=stage)
         group = self.request.query_params.get("group")
         qs = qs.filter(group__name=group) if group else qs.filter(group=None)
-        after = self.request.query_params.get("after")
-        after = (
-            int(after)
-            if after and after.isdigit()
-            else max(qs.values_list("after_round", flat=True), default=None)
-        )
+        after = api_int(self.request, "after", *column_range(Standing._meta.get_field("after_round")))
+        if after is None:
+            after = max(qs.values_list("after_round", flat=True), default=None)
         return qs.filter(after_round=after).order_by("order")
 
     @extend_schema(

@@ -1,7 +1,7 @@
 """Stored facts of bridge pair events: setup, append-only result versions, materialised standings,
 correction requests, substitutes and withdrawals, sealed computer-dealt sets."""
 
-from .dealing import DealSet
+from .dealing import DealSet, SessionStart
 from .requests import CorrectionRequest
 from .roster import Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
@@ -23,6 +23,7 @@ __all__ = [
     "Section",
     "SessionPair",
     "SessionStanding",
+    "SessionStart",
     "Substitution",
     "VersionDecision",
     "Withdrawal",

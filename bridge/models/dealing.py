@@ -3,6 +3,9 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from federation.immutable import AppendOnly
 
 
 class DealSet(models.Model):
@@ -29,3 +32,36 @@ class DealSet(models.Model):
     @property
     def event(self):
         return self.session.event
+
+
+class SessionStart(AppendOnly):
+    """The fact that a session has started, recorded once and never changed or cleared (issue #15).
+
+    Deal secrecy reads this row, never the announced start time, which staff can still move: the first
+    results of the session, the director's "start the session" or the beat task seeing the announced start
+    pass (on the server's clock at that moment) records it.
+    """
+
+    class Source(models.TextChoices):
+        RESULTS = "results", _("results uploaded")
+        DIRECTOR = "director", _("started by the director")
+        CLOCK = "clock", _("announced start passed")
+
+    session = models.OneToOneField(
+        "bridge.PairSession",
+        on_delete=models.PROTECT,
+        related_name="start",
+        verbose_name=pgettext_lazy("bridge", "session"),
+    )
+    at = models.DateTimeField(_("started at"))
+    source = models.CharField(_("recorded by"), max_length=10, choices=Source.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("session start")
+        verbose_name_plural = _("session starts")
+
+    def __str__(self):
+        return f"{self.session_id} @ {self.at:%Y-%m-%d %H:%M}"

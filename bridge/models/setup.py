@@ -86,8 +86,15 @@ class PairSession(models.Model):
     def starts_at(self):
         return self.announced.starts_at if self.announced_id else None
 
-    def has_started(self, now=None) -> bool:
-        """False without an announced start: sealed deals stay sealed until somebody announces one."""
+    def has_started(self) -> bool:
+        """Whether the session's start is recorded (bridge.SessionStart): once true, true for ever. The
+        announced start time alone opens nothing, since it can still be moved (issue #15)."""
+        from .dealing import SessionStart
+
+        return self.pk is not None and SessionStart.objects.filter(session_id=self.pk).exists()
+
+    def start_time_passed(self, now=None) -> bool:
+        """The announced start is behind us (deals are dealt before it); not a reason to open them."""
         start = self.starts_at
         return start is not None and start <= (now or timezone.now())
 

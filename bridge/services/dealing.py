@@ -2,7 +2,11 @@
 
 The database keeps the seed masked with a key derived from the server's SECRET_KEY and the seed's SHA-256
 (unique, so a set can never be made twice); the deals are derived from the seed when asked for, and the
-server refuses to derive them before the session's announced start, whoever asks.
+server refuses to derive them, whoever asks, until the session's start is recorded (`record_start`, a
+bridge.SessionStart row written once and never cleared): by its first results, by the director's "start
+the session", or by the beat task `record_due_starts` when it sees the announced start pass. Moving the
+announced start time opens nothing by itself, and a sealed session's start cannot be moved into the past
+(`tournaments.session_starts`).
 """
 
 import hashlib
@@ -15,8 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bridge import dealing as engine
+from config.celery import enqueue_on_commit
 
-from ..models import DealSet, PairSession
+from ..models import DealSet, PairSession, SessionStart
 
 
 class Sealed(Exception):
@@ -40,7 +45,7 @@ def create_deal_set(
     demo, which must be reproducible. Refused once the session has started."""
     if session.starts_at is None:
         raise ValueError(_("the session has no announced start time, so its deals could never be opened"))
-    if session.has_started(now):
+    if session.has_started() or session.start_time_passed(now):
         raise ValueError(_("the session has started: deals are dealt before play"))
     if not 1 <= boards <= 99:
         raise ValueError(_("a set has 1 to 99 boards"))
@@ -64,9 +69,9 @@ def current_set(session: PairSession) -> DealSet | None:
     return DealSet.objects.filter(session=session).order_by("-created_at", "-pk").first()
 
 
-def open_set(deal_set: DealSet, now=None) -> list[str]:
-    """The deals in the order generated; Sealed before the session starts (for everybody)."""
-    if not deal_set.session.has_started(now):
+def open_set(deal_set: DealSet) -> list[str]:
+    """The deals in the order generated; Sealed before the session's start is recorded (for everybody)."""
+    if not deal_set.session.has_started():
         raise Sealed(_("the deals stay sealed until the session starts"))
     seed = _xor(bytes.fromhex(deal_set.sealed_seed), _mask(deal_set.set_id))
     if hashlib.sha256(seed).hexdigest() != deal_set.seed_hash:
@@ -74,18 +79,65 @@ def open_set(deal_set: DealSet, now=None) -> list[str]:
     return engine.deal_set(seed, deal_set.boards, deal_set.set_id)
 
 
-def deals_of_session(session: PairSession, version=None, now=None) -> dict[int, str]:
+def deals_of_session(session: PairSession, version=None) -> dict[int, str]:
     """Board -> deal: the uploaded file's deals, else the computer-dealt set's; empty while sealed.
 
-    Deals that came with uploaded results were played already, so they wait only for an announced start
-    that is still ahead; a computer-dealt set waits for a start that has passed.
+    Both wait for the recorded start (results uploaded record it, so uploaded deals open with them).
     """
-    now = now or timezone.now()
+    if not session.has_started():
+        return {}
     if version is not None and version.deals:
-        if session.starts_at is not None and not session.has_started(now):
-            return {}
         return {int(board): deal for board, deal in version.deals.items()}
     deal_set = current_set(session)
-    if deal_set is None or not session.has_started(now):
+    if deal_set is None:
         return {}
-    return dict(enumerate(open_set(deal_set, now), start=1))
+    return dict(enumerate(open_set(deal_set), start=1))
+
+
+def is_sealed(session: PairSession) -> bool:
+    """A set of deals waits for this session's start: its announced start must not move into the past."""
+    return session.deal_sets.exists() and not session.has_started()
+
+
+def announced_is_sealed(announced) -> bool:
+    """The check registered with tournaments.session_starts: the pair session of this announced session
+    (tournaments.Session) has sealed deals."""
+    session = PairSession.objects.filter(announced_id=announced.pk).first()
+    return session is not None and is_sealed(session)
+
+
+def record_start(session: PairSession, source: str, *, user=None, now=None) -> bool:
+    """Record that the session has started (once; a second call changes nothing). True if this call did.
+
+    The hand records of a computer-dealt set are analysed after the commit; results carry their own
+    (the recompute they queue analyses them)."""
+    if session.has_started():
+        return False
+    try:
+        with transaction.atomic():
+            SessionStart.objects.create(
+                session=session,
+                at=now or timezone.now(),
+                source=source,
+                by=user if user is not None and user.is_authenticated else None,
+            )
+    except IntegrityError:  # recorded meanwhile by another request or the beat
+        return False
+    if source != SessionStart.Source.RESULTS and session.deal_sets.exists():
+        from .. import tasks
+
+        enqueue_on_commit(tasks.compute_hand_records, session.pk)
+    return True
+
+
+def record_due_starts(now=None) -> list[int]:
+    """The beat task: record the start of every session whose announced start the server's clock has now
+    passed. Returns the session ids it recorded."""
+    now = now or timezone.now()
+    due = PairSession.objects.filter(announced__starts_at__lte=now, start__isnull=True).order_by("pk")
+    recorded = []
+    for session in due:
+        with transaction.atomic():
+            if record_start(session, SessionStart.Source.CLOCK, now=now):
+                recorded.append(session.pk)
+    return recorded

@@ -11,8 +11,8 @@ from django.db import transaction
 from config.celery import enqueue_on_commit
 from results.services import lock_state, mark_uploaded, next_version_number
 
-from ..models import BoardResult, PairSession, ResultPenalty, ResultVersion
-from . import SCOPE, bulk
+from ..models import BoardResult, PairSession, ResultPenalty, ResultVersion, SessionStart
+from . import SCOPE, bulk, dealing
 
 ROW_FIELDS = (
     "board",
@@ -104,6 +104,8 @@ def write_version(
             for p in penalties
         ]
     )
+    # Results mean the session was played: its start is recorded (once), which opens its deals (issue #15).
+    dealing.record_start(session, SessionStart.Source.RESULTS, user=user, now=version.uploaded_at)
     queue_recompute(session.event_id)
     return version
 

@@ -4,11 +4,13 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
 from bridge import dealing as engine
 from bridge.pbn.reader import PbnError, read_games
 from results.upload_input import UploadInputError, read_upload_text
 
+from ..models import SessionStart
 from ..services import dealing, versions
 from .common import MANAGE, login_or_raise, session_context, session_or_deny
 from .forms import DealingForm, DealsFileForm
@@ -34,6 +36,30 @@ def dealing_page(request, pk):
     )
 
 
+def refuse_if_sealed(session):
+    """Deals, their statistics and hand records wait for the recorded start, not the editable start time."""
+    if not session.has_started():
+        raise PermissionDenied(_("The deals stay sealed until the session starts."))
+
+
+@require_http_methods(["GET", "POST"])
+@login_or_raise
+def start_session(request, pk):
+    """The director's "start the session": asks for confirmation (GET), records the start once (POST)."""
+    session = session_or_deny(request, pk, MANAGE)
+    if request.method == "POST":
+        if dealing.record_start(session, SessionStart.Source.DIRECTOR, user=request.user):
+            messages.success(request, _("The session has started: its deals are open to everybody."))
+        else:
+            messages.info(request, _("The session had already started."))
+        return redirect("bridge_dealing", session.pk)
+    return render(
+        request,
+        "bridge/start_session.html",
+        session_context(request, session, started=session.has_started(), sealed=dealing.is_sealed(session)),
+    )
+
+
 def _statistics_context(deals):
     stats = engine.deal_statistics(deals)
     return {"stats": stats, "tests": [t for t in stats.tests if t.applicable]}
@@ -43,8 +69,7 @@ def _statistics_context(deals):
 def session_statistics(request, pk):
     """The statistics of a session's deals: like the deals themselves, refused before the start."""
     session = session_or_deny(request, pk)
-    if not session.has_started() and session.starts_at is not None:
-        raise PermissionDenied(_("The deals stay sealed until the session starts."))
+    refuse_if_sealed(session)
     deals = dealing.deals_of_session(session, versions.latest_version(session))
     context = _statistics_context(list(deals.values())) if deals else {}
     return render(request, "bridge/statistics.html", session_context(request, session, **context))

@@ -6,12 +6,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 
+from config.query import column_range, query_int
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
-from ..models import PairSession, SessionPair
+from ..models import BoardResult, PairSession, SessionPair
 from ..services import corrections, dealing, decisions, exports, pages, versions
 from .common import MANAGE, VIEW, login_or_raise, session_context, session_or_deny
+from .dealing import refuse_if_sealed
 
 
 def results_index(request):
@@ -93,8 +95,8 @@ def session_page(request, pk):
 @login_or_raise
 def frequencies(request, pk):
     session = session_or_deny(request, pk)
-    board = request.GET.get("board")
-    sheets = pages.frequency_sheets(session, int(board) if board and board.isdigit() else None)
+    board = query_int(request.GET, "board", *column_range(BoardResult._meta.get_field("board")))
+    sheets = pages.frequency_sheets(session, board)
     return render(
         request,
         "bridge/frequencies.html",
@@ -124,6 +126,7 @@ def score_card(request, pk, pair):
 @login_or_raise
 def hand_records(request, pk):
     session = session_or_deny(request, pk)
+    refuse_if_sealed(session)
     return render(
         request,
         "bridge/hand_records.html",

@@ -77,6 +77,7 @@ def test_deals_are_sealed_before_the_start_for_everybody(client, session, deal_s
 @pytest.mark.django_db
 def test_deals_open_at_the_start_in_the_order_generated(client, session, deal_set, director):
     with freeze_time(AFTER):
+        assert dealing.record_due_starts() == [session.pk]  # the beat sees the announced start pass
         deals = dealing.open_set(deal_set)
         assert len(deals) == 16 and len(set(deals)) == 16
         assert dealing.deals_of_session(session) == dict(enumerate(deals, start=1))

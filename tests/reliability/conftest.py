@@ -205,6 +205,7 @@ def _build_world():
         "bridge_guide_cards",
         "bridge_roster",
         "bridge_dealing",
+        "bridge_start_session",
         "bridge_session_statistics",
         "bridge_correction_request",
     ):

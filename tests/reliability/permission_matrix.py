@@ -104,6 +104,7 @@ PAGES = {
     "bridge_hand_records": {"GET": PUBLIC},
     "bridge_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "bridge_roster": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_start_session": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_score_card": {"GET": PUBLIC},
     "bridge_session": {"GET": PUBLIC},
     "bridge_session_statistics": {"GET": PUBLIC},

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from federation.models import Role
 from federation.notifications import absolute_url, address_of, notify
 
+from .. import session_starts
 from ..models import Event, EventChange
 from ..refusals import Refused
 from . import history, mail
@@ -251,6 +252,13 @@ def move(event_id, user, new_start: datetime.date, new_end: datetime.date | None
         raise Refused([_("The end date is before the start date.")])
     if not delta and new_end == event.end_date:
         raise Refused([_("The new dates are the same as the old ones.")])
+    refusals = [
+        (session, session_starts.refusal(session, session.starts_at + delta))
+        for session in event.sessions.all()
+    ]
+    sealed = [f"{session}: {refusal}" for session, refusal in refusals if refusal]
+    if sealed:
+        raise Refused(sealed)
     old = {"start_date": event.start_date, "end_date": event.end_date, "entry_deadline": event.entry_deadline}
     event.start_date, event.end_date = new_start, new_end
     if event.entry_deadline:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 
+from config.query import DATE_PART_RANGES
 from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
@@ -29,7 +30,11 @@ CALENDAR_PARAMS = ("federation", "region", "club", "event_format", "event_class"
 def calendar(request, year=None, month=None):
     today = timezone.localdate()
     year = year or today.year
-    if month is not None and not 1 <= month <= 12:
+    if (
+        month is not None
+        and not 1 <= month <= 12
+        or not DATE_PART_RANGES["year"][0] <= year <= DATE_PART_RANGES["year"][1]
+    ):
         raise Http404
     events = public_events().filter(start_date__year=year)
     if month:
@@ -50,6 +55,9 @@ def calendar(request, year=None, month=None):
         feeds.append((str(data["club"]), reverse("calendar_ics_club", args=[data["club"].pk])))
     if data.get("region"):
         feeds.append((str(data["region"]), reverse("calendar_ics_region", args=[data["region"].pk])))
+    # A filter value the form refuses (a region id beyond any row, say) is ignored by the list and shown as
+    # the form's error; the answer says 400 so that clients see it (config.query).
+    refused = filterset.is_bound and not filterset.is_valid()
     return render(
         request,
         "tournaments/calendar.html",
@@ -65,6 +73,7 @@ def calendar(request, year=None, month=None):
             "feeds": feeds,
             "today": today,
         },
+        status=400 if refused else 200,
     )
 
 

@@ -2,9 +2,11 @@
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
+from config.query import DATE_PART_RANGES
 from federation.models import Federation
 
 from ..services import ledger
@@ -25,6 +27,10 @@ def club_fee_summary(request, code, year=None):
     if not request.user.has_perm("tournaments.view_club_fee_summary", federation):
         raise PermissionDenied
     year = year or timezone.localdate().year
+    if (
+        not DATE_PART_RANGES["year"][0] <= year <= DATE_PART_RANGES["year"][1]
+    ):  # a year no date has (config.query): not an overflow
+        raise Http404
     rows = ledger.club_summary(federation, year)
     totals = {
         "events": sum(r.events for r in rows),

@@ -4,6 +4,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from config.query import query_int
 from federation.models import Person
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
@@ -68,13 +69,10 @@ def standings(request, pk):
     groups = list(stage.groups.all())
     group = next((g for g in groups if g.name and g.name == request.GET.get("group")), None)
     rounds = pages.after_rounds(stage)
-    after = request.GET.get("after")
-    after = (
-        int(after) if after and after.isdigit() and int(after) in rounds else (rounds[-1] if rounds else None)
-    )
+    after = query_int(request.GET, "after", 0, 32767)
+    after = after if after in rounds else (rounds[-1] if rounds else None)
     rows = pages.standings(stage, group if len(groups) > 1 else None, after) if after else []
-    highlight = request.GET.get("player")
-    highlight = int(highlight) if highlight and highlight.isdigit() else None
+    highlight = query_int(request.GET, "player")
     context.update(
         groups=groups if len(groups) > 1 else [],
         group=group,
