@@ -829,10 +829,20 @@ def test_appeal_attachment_refuses_and_writes_nothing(appeal, case, name, data, 
     assert snapshot() == before
 
 
-def test_appeal_attachment_with_a_script_name_is_stored_as_a_sniffed_png(appeal):
+def test_appeal_attachment_with_a_script_name_is_refused_and_a_disguised_one_stored_as_a_sniffed_png(appeal):
+    from django.core.exceptions import ValidationError
+
+    from appeals.models import Attachment
     from appeals.services.attachments import add_attachment
 
+    before = Attachment.objects.count()
     upload = SimpleUploadedFile(f"{SCRIPT}.html", PNG + SCRIPT.encode(), content_type="text/html")
+    with pytest.raises(ValidationError, match=r"\.html"):
+        add_attachment(appeal.case, appeal.user, upload)
+    assert Attachment.objects.count() == before
+    # A PNG under a PDF's name and a script's type is kept as what its bytes are, under a safe name.
+    upload = SimpleUploadedFile(f"{SCRIPT}.pdf", PNG + SCRIPT.encode(), content_type="text/html")
     attachment = add_attachment(appeal.case, appeal.user, upload)
     assert attachment.content_type == "image/png"
     assert attachment.file.name.endswith(".png") and "<" not in attachment.file.name
+    assert attachment.original_name.endswith(".png") and "<" not in attachment.original_name
