@@ -157,8 +157,12 @@ def score_session(
         board_top, averages = None, {}
 
     pairs = _pair_totals(tally, board_top, rounding, penalties)
-    if isinstance(tie_break, str):
-        tie_break = announced_tie_break(tie_break, played_results(scored.values()))
+    if isinstance(tie_break, str):  # equal totals share the place: no boards to look at
+        tie_break = (
+            None
+            if TieBreak(tie_break) == TieBreak.SHARED
+            else announced_tie_break(tie_break, played_results(scored.values()))
+        )
     ranking = _rank(pairs, method, rounding, tie_break, tally if board_top is not None else None)
     return SessionScore(method, scored, pairs, ranking, board_top, full, averages)
 
