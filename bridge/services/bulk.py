@@ -25,3 +25,16 @@ def insert_rows(model, fields: Sequence[str], rows: Iterable[tuple]) -> None:
         else:
             marks = ", ".join(["%s"] * len(columns))
             cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(rows))
+
+
+def execute_all(statements: Sequence[tuple[str, Sequence]]) -> None:
+    """Several statements (with their parameters) in one round trip on PostgreSQL (Django's psycopg cursor
+    binds parameters on the client, so one execute may hold several statements); one by one elsewhere."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "; ".join(sql for sql, _params in statements), [p for _sql, ps in statements for p in ps]
+            )
+        else:
+            for sql, params in statements:
+                cursor.execute(sql, params)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -186,9 +186,14 @@ def _recompute(event_id: int, event_version: int) -> dict:
         event_id, event_version, settings, session_totals, loaded, seats, event_results
     )
     session_ids = [s.pk for s in sessions]
-    BoardScore.objects.filter(session_id__in=session_ids).delete()
-    SessionStanding.objects.filter(session_id__in=session_ids).delete()
-    EventStanding.objects.filter(event_id=event_id).delete()
+    marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
+    bulk.execute_all(
+        [
+            (f"DELETE FROM {_table(BoardScore)} WHERE session_id IN ({marks})", session_ids),
+            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
+            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+        ]
+    )
     bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
@@ -384,6 +389,10 @@ def _board_scores(item: _Session, score: SessionScore, sources: dict, only=None)
     return out
 
 
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
 def _places(place: str) -> tuple[int, int]:
     first, _sep, last = place.partition("-")
     return int(first), int(last or first)
@@ -446,15 +455,50 @@ def _session_standings(item: _Session, score: SessionScore, settings, absent: se
     return out
 
 
-def _event_standings(
-    event_id, event_version, settings, session_totals, loaded, seats, results: Sequence[Played] = ()
-) -> list[tuple]:
+class _People(NamedTuple):
+    """Who plays in the event's pairs: read once per recompute (and kept between one-board rescores)."""
+
+    pairs: dict[int, tuple[int, ...]]  # event pair id -> its players' ids (Pair.player_ids)
+    substitutions: list[tuple]  # (session id, pair id, original, substitute, boards)
+    names: dict[int, str]  # person id -> name
+
+
+def _people(event_id: int) -> _People:
     pairs = {
         pk: tuple(pid for pid in players if pid)
-        for pk, *players in Pair.objects.filter(pk__in=session_totals.keys()).values_list(
+        for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
             "pk", "player1_id", "player2_id"
         )
-    }  # event pair id -> its players' ids (Pair.player_ids)
+    }
+    substitutions = list(
+        Substitution.objects.filter(pair__event_id=event_id).values_list(
+            "session_id", "pair_id", "original_id", "substitute_id", "boards"
+        )
+    )
+    people = {person for players in pairs.values() for person in players}
+    people.update(substitute for _s, _p, _o, substitute, _b in substitutions)
+    # Person.__str__: family name first (Hungarian order)
+    names = {
+        pk: f"{last} {first}"
+        for pk, last, first in Person.objects.filter(pk__in=people).values_list(
+            "pk", "last_name", "first_name"
+        )
+    }
+    return _People(pairs, substitutions, names)
+
+
+def _event_standings(
+    event_id,
+    event_version,
+    settings,
+    session_totals,
+    loaded,
+    seats,
+    results: Sequence[Played] = (),
+    people: _People | None = None,
+) -> list[tuple]:
+    people = people or _people(event_id)
+    pairs = {pk: people.pairs[pk] for pk in session_totals}
     totals: dict[str, PairTotal] = {}
     for pair_id, items in session_totals.items():
         directions = {standing.direction or None for _item, standing in items}
@@ -476,7 +520,7 @@ def _event_standings(
     ranking = _rank(
         totals, Method(settings.method), settings.rounding, tie_break(settings.tie_break, results)
     )
-    rights = _rights(pairs, session_totals, loaded, seats)
+    rights = _rights(pairs, people, session_totals, loaded, seats)
     out, order = [], defaultdict(int)
     for placed in ranking:
         total = totals[placed.pair]
@@ -522,33 +566,20 @@ EVENT_STANDING_FIELDS = (
 )  # fmt: skip
 
 
-def _rights(pairs, session_totals, loaded: list[_Session], seats) -> dict[int, list[dict]]:
+def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seats) -> dict[int, list[dict]]:
     """Per pair: each player, the boards he played and his right to masterpoints and prizes (VSz 25)."""
     by_session = {item.session.pk: item for item in loaded}
     subs = defaultdict(list)
-    for session_id, pair_id, original, substitute, boards in Substitution.objects.filter(
-        pair_id__in=pairs.keys()
-    ).values_list("session_id", "pair_id", "original_id", "substitute_id", "boards"):
+    for session_id, pair_id, original, substitute, boards in people.substitutions:
         item = by_session.get(session_id)
-        if item is None:
+        if item is None or pair_id not in pairs:
             continue
         played = set()
         for pid, seat in seats.items():
             if seat.pair_id == pair_id and seat.session_id == session_id:
                 played |= item.played.get(pid, set())
         subs[pair_id].append((original, substitute, len(played & set(boards))))
-    people = set()
-    for players in pairs.values():
-        people.update(players)
-    for items in subs.values():
-        people.update(s for _o, s, _b in items)
-    # Person.__str__: family name first (Hungarian order)
-    names = {
-        pk: f"{last} {first}"
-        for pk, last, first in Person.objects.filter(pk__in=people).values_list(
-            "pk", "last_name", "first_name"
-        )
-    }
+    names = people.names
     out = {}
     for pair_id, players in pairs.items():
         boards = sum(s.boards for _i, s in session_totals[pair_id])
@@ -635,6 +666,20 @@ class _Live:
     options: tuple
     engine: LiveSession
     sources: dict[int, list[tuple]]
+    event: "_EventReads | None" = None
+
+
+@dataclass
+class _EventReads:
+    """What a one-board rescore reads of the rest of the event, kept with the session's engine state while
+    nothing else happens to the event: valid while the event's stamp is the one this state wrote (any
+    other upload, substitute, withdrawal or recompute moves the stamp first)."""
+
+    computed_version: int
+    sessions: dict[int, PairSession]
+    others: list[tuple]  # the other sessions' SessionStanding rows
+    seats: dict[int, _Seat]
+    people: _People
 
 
 def recompute_boards(event_id: int, session_id: int, boards) -> dict:
@@ -650,7 +695,9 @@ def recompute_boards(event_id: int, session_id: int, boards) -> dict:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
         summary = None
         if state.computed_at is not None and state.computed_version == state.latest_version - 1:
-            summary = _rescore_boards(event_id, session_id, {int(b) for b in boards}, state.latest_version)
+            summary = _rescore_boards(
+                event_id, session_id, {int(b) for b in boards}, state.latest_version, state.computed_version
+            )
         if summary is None:
             summary = {**_recompute(event_id, state.latest_version), "incremental": False}
         _tell_rankings(event_id, summary.pop("reason"))
@@ -674,7 +721,36 @@ def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
     return out
 
 
-def _rescore_boards(event_id: int, session_id: int, boards: set[int], event_version: int) -> dict | None:
+def _event_reads(event_id, session_id, base_id, settings, computed_version) -> _EventReads | None:
+    """The rest of the event, read; None when the stored rows are not those of the version before, or the
+    whole event must be recomputed (a withdrawal; an announced tie-break or a substitute in another session
+    with results)."""
+    stored = SessionStanding.objects.filter(session_id=session_id).values_list("version_id", flat=True)[:1]
+    if list(stored) != [base_id] or Withdrawal.objects.filter(pair__event_id=event_id).exists():
+        return None
+    sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
+    others = list(
+        SessionStanding.objects.filter(session__event_id=event_id)
+        .exclude(session_id=session_id)
+        .values_list(*SESSION_STANDING_FIELDS)
+    )
+    people = _people(event_id)
+    if others and (
+        settings.tie_break != TieBreak.SHARED or any(sub[0] != session_id for sub in people.substitutions)
+    ):
+        return None
+    seats = {
+        pk: _Seat(*rest)
+        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+            "pk", "section_id", "pair_id", "number", "section__session_id"
+        )
+    }
+    return _EventReads(computed_version, sessions, others, seats, people)
+
+
+def _rescore_boards(
+    event_id: int, session_id: int, boards: set[int], event_version: int, computed_version: int
+) -> dict | None:
     """None when the whole event must be recomputed instead."""
     settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
     latest = (
@@ -688,36 +764,22 @@ def _rescore_boards(event_id: int, session_id: int, boards: set[int], event_vers
     if latest is None or latest[-1] != event_version or latest[-2] is None:
         return None
     version, base_id = _Version(*latest[:6]), latest[-2]
-    stored = SessionStanding.objects.filter(session_id=session_id).values_list("version_id", flat=True)[:1]
-    if list(stored) != [base_id] or Withdrawal.objects.filter(pair__event_id=event_id).exists():
-        return None
-    sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
-    others = list(
-        SessionStanding.objects.filter(session__event_id=event_id)
-        .exclude(session_id=session_id)
-        .values_list(*SESSION_STANDING_FIELDS)
-    )
-    if others and (
-        settings.tie_break != TieBreak.SHARED
-        or Substitution.objects.filter(pair__event_id=event_id).exclude(session_id=session_id).exists()
-    ):
-        return None
-    seats = {
-        pk: _Seat(*rest)
-        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
-            "pk", "section_id", "pair_id", "number", "section__session_id"
-        )
-    }
+    options = _options(settings)
+    live = _LIVE.pop(session_id, None)
+    if live is not None and (live.version_id != base_id or live.options != options):
+        live = None
+    reads = live.event if live is not None else None
+    if reads is None or reads.computed_version != computed_version:
+        reads = _event_reads(event_id, session_id, base_id, settings, computed_version)
+        if reads is None:
+            return None
+    sessions, others, seats = reads.sessions, reads.others, reads.seats
     penalty_rows = list(
         ResultPenalty.objects.filter(version_id=version.pk)
         .order_by("pk")
         .values_list(*versions.PENALTY_FIELDS)
     )
-    options = _options(settings)
     awards: dict = {}
-    live = _LIVE.pop(session_id, None)
-    if live is not None and (live.version_id != base_id or live.options != options):
-        live = None
     if live is None:  # this worker has not scored the session yet: the version before, once
         rows = list(
             BoardResult.objects.filter(version_id=base_id)
@@ -792,14 +854,22 @@ def _rescore_boards(event_id: int, session_id: int, boards: set[int], event_vers
         event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
         event_results = relabel(played_results(score.boards.values()), event_pair_of)
     event_rows = _event_standings(
-        event_id, event_version, settings, session_totals, loaded, seats, event_results
+        event_id, event_version, settings, session_totals, loaded, seats, event_results, reads.people
     )
+    reads.computed_version = event_version  # what the stamp says once this commits
+    live.event = reads
 
     board_rows = _board_scores(item, score, live.sources, rescored)
-    BoardScore.objects.filter(session_id=session_id, board__in=rescored).delete()
-    BoardScore.objects.filter(session_id=session_id).update(version_id=version.pk)
-    SessionStanding.objects.filter(session_id=session_id).delete()
-    EventStanding.objects.filter(event_id=event_id).delete()
+    scores = _table(BoardScore)
+    marks = ", ".join(["%s"] * len(rescored)) or "NULL"
+    bulk.execute_all(
+        [
+            (f"DELETE FROM {scores} WHERE session_id = %s AND board IN ({marks})", [session_id, *rescored]),
+            (f"UPDATE {scores} SET version_id = %s WHERE session_id = %s", [version.pk, session_id]),
+            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
+            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+        ]
+    )
     bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, session_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
