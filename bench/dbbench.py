@@ -123,9 +123,15 @@ def queries_of(run) -> tuple[int, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from results import bulk
-
+    try:
+        from results import bulk
+    except ImportError:  # before results.bulk: Django's bulk_create, no COPY
+        bulk = None
     copies = {"n": 0}
+    if bulk is None:
+        with CaptureQueriesContext(connection) as queries:
+            run()
+        return len(queries), 0
     original = bulk.insert_rows
 
     def counted(*args, **kwargs):
