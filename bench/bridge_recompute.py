@@ -193,16 +193,115 @@ def portal_session(pairs: int, title: str):
     return event, session, text, user
 
 
+RECOMPUTES = 9  # in-process recomputes per field size, each beside a run of the database lower bound
+
+
+def _json_columns(model) -> set[str]:
+    from django.db import models
+
+    return {f.column for f in model._meta.concrete_fields if isinstance(f, models.JSONField)}
+
+
+def _select(model, where: str) -> str:
+    """SELECT of every column but the id, JSON columns as text (as COPY reads them)."""
+    json = _json_columns(model)
+    columns = [f.column for f in model._meta.concrete_fields if f.column != "id"]
+    shown = ", ".join(f'"{c}"::text' if c in json else f'"{c}"' for c in columns)
+    return columns, f'SELECT {shown} FROM "{model._meta.db_table}" WHERE {where}'
+
+
+class LowerBound:
+    """What any recompute must at least do at the database, in raw psycopg on its own connection, one
+    transaction: lock the state row, read the input rows the recompute reads (the latest version's results
+    and penalties, the seats, the event's pairs and their players' names), delete the old output rows,
+    COPY the same output rows (read once from what the recompute wrote, before any clock starts), stamp the
+    state and commit, with the same commit setting as the recompute (synchronous_commit off)."""
+
+    def __init__(self, event, session):
+        import psycopg
+
+        from bridge.models import BoardScore, EventStanding, SessionStanding
+        from bridge.services import SCOPE, versions
+
+        self.conn = psycopg.connect(_scratch_url())
+        self.event_id, self.session_id, self.scope = event.pk, session.pk, SCOPE
+        self.version_id = versions.latest_version(session).pk
+        self.outputs = []
+        for model, where in (
+            (BoardScore, f"session_id = {session.pk}"),
+            (SessionStanding, f"session_id = {session.pk}"),
+            (EventStanding, f"event_id = {event.pk}"),
+        ):
+            columns, sql = _select(model, where)
+            rows = self.conn.execute(sql).fetchall()
+            names = ", ".join(f'"{c}"' for c in columns)
+            self.outputs.append(
+                (model._meta.db_table, where, f'COPY "{model._meta.db_table}" ({names}) FROM STDIN', rows)
+            )
+        self.conn.commit()
+
+    def run(self, clock=time.perf_counter) -> float:
+        conn = self.conn
+        start = clock()
+        with conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit TO OFF")
+            conn.execute(
+                "SELECT id, latest_version FROM results_recomputestate WHERE event_id = %s AND scope = %s "
+                "FOR UPDATE",
+                (self.event_id, self.scope),
+            ).fetchall()
+            conn.execute(
+                'SELECT board, "table", ns_id, ew_id, contract, declarer, lead, tricks, score, artificial '
+                'FROM bridge_boardresult WHERE version_id = %s ORDER BY board, "table", id',
+                (self.version_id,),
+            ).fetchall()
+            conn.execute(
+                "SELECT pair_id, board, percent, reason FROM bridge_resultpenalty WHERE version_id = %s",
+                (self.version_id,),
+            ).fetchall()
+            conn.execute(
+                "SELECT sp.id, sp.section_id, sp.pair_id, sp.number FROM bridge_sessionpair sp "
+                "JOIN bridge_section s ON s.id = sp.section_id WHERE s.session_id = %s",
+                (self.session_id,),
+            ).fetchall()
+            conn.execute(
+                "SELECT p.id, a.last_name, a.first_name, b.last_name, b.first_name FROM bridge_pair p "
+                "LEFT JOIN federation_person a ON a.id = p.player1_id "
+                "LEFT JOIN federation_person b ON b.id = p.player2_id WHERE p.event_id = %s",
+                (self.event_id,),
+            ).fetchall()
+            for table, where, copy_sql, rows in self.outputs:
+                conn.execute(f'DELETE FROM "{table}" WHERE {where}')
+                with conn.cursor().copy(copy_sql) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            conn.execute(
+                "UPDATE results_recomputestate SET computed_at = now() WHERE event_id = %s AND scope = %s",
+                (self.event_id, self.scope),
+            )
+        return clock() - start
+
+    def close(self):
+        self.conn.close()
+
+
 def service_overhead(pairs: int):
-    """In-process recompute of a stored version (no Celery): total and the engine's share."""
-    from bridge.scoring import session as engine
-    from bridge.services import compute, uploads
+    """In-process recomputes of a stored version (no Celery), each beside a run of the lower bound.
+
+    Returns per run (recompute, engine share inside it, lower bound), the queries of one recompute
+    (Django's CaptureQueriesContext; COPY streams are counted apart) and the session.
+    """
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bridge.services import bulk, compute, uploads
     from results.models import VersionedUpload
 
     event, session, text, user = portal_session(pairs, f"Bench {pairs} in-process")
     uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
-    spent = {"engine": 0.0}
-    original = compute.score_session
+    compute.recompute_event(event.pk, force=True)  # warm: the first run pays for imports and plans
+    spent = {"engine": 0.0, "copies": 0}
+    original, original_insert = compute.score_session, bulk.insert_rows
 
     def timed(*args, **kwargs):
         start = time.perf_counter()
@@ -211,15 +310,89 @@ def service_overhead(pairs: int):
         finally:
             spent["engine"] += time.perf_counter() - start
 
+    def counted(*args, **kwargs):
+        spent["copies"] += 1
+        return original_insert(*args, **kwargs)
+
+    lower = LowerBound(event, session)
+    runs = []
     compute.score_session = timed
     try:
-        start = time.perf_counter()
-        compute.recompute_event(event.pk, force=True)
-        total = time.perf_counter() - start
+        bulk.insert_rows = counted
+        with CaptureQueriesContext(connection) as queries:
+            compute.recompute_event(event.pk, force=True)
+        bulk.insert_rows = original_insert
+        counts = (len(queries), spent["copies"])
+        for _ in range(RECOMPUTES):
+            bound = lower.run()
+            spent["engine"] = 0.0
+            start = time.perf_counter()
+            compute.recompute_event(event.pk, force=True)
+            runs.append((time.perf_counter() - start, spent["engine"], bound))
     finally:
         compute.score_session = original
-    del engine
-    return total, spent["engine"]
+        bulk.insert_rows = original_insert
+        lower.close()
+    return runs, counts, (event, session, user)
+
+
+CHANGES = 30  # single-result changes timed for the incremental recompute
+
+
+def incremental(event, session, user, rng: random.Random):
+    """One table's result changed (a new version, written before the clock starts), then
+    `compute.recompute_boards` of its board: wall times, and the queries of one (COPY streams apart)."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from bridge.services import bulk, compute, versions
+    from results.models import VersionedUpload
+
+    def change():
+        with transaction.atomic():
+            versions.lock_event(session.event_id)
+            base = versions.latest_version(session)
+            rows = versions.rows_of(base)
+            row = rng.choice([r for r in rows if r["score"] is not None])
+            row["score"] += rng.choice((-30, -20, -10, 10, 20, 30))
+            versions.write_version(
+                session,
+                rows,
+                versions.penalties_of(base),
+                source=VersionedUpload.Source.FORM,
+                user=user,
+                deals=base.deals,
+                base=base,
+            )
+        return row["board"]
+
+    compute._LIVE.clear()
+    first = time.perf_counter()
+    compute.recompute_boards(event.pk, session.pk, [change()])  # this worker's first: reads the session
+    first = time.perf_counter() - first
+    copies = {"n": 0}
+    original = bulk.insert_rows
+
+    def counted(*args, **kwargs):
+        copies["n"] += 1
+        return original(*args, **kwargs)
+
+    bulk.insert_rows = counted
+    try:
+        board = change()
+        with CaptureQueriesContext(connection) as queries:
+            summary = compute.recompute_boards(event.pk, session.pk, [board])
+        assert summary["incremental"], summary
+    finally:
+        bulk.insert_rows = original
+    times = []
+    for _ in range(CHANGES):
+        board = change()
+        start = time.perf_counter()
+        summary = compute.recompute_boards(event.pk, session.pk, [board])
+        times.append(time.perf_counter() - start)
+        assert summary["incremental"], summary
+    return times, first, (len(queries), copies["n"])
 
 
 def celery_latency(uploads_count: int):
@@ -273,6 +446,10 @@ def celery_latency(uploads_count: int):
     return latencies, writes
 
 
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -312,17 +489,35 @@ def main():
                 )
         if ENGINE_ONLY:
             return
+        made = {}
         for pairs in (200, 1000):
-            total, engine = service_overhead(pairs)
+            runs, (queries, copies), made[pairs] = service_overhead(pairs)
+            total = best_and_median([r[0] for r in runs])
+            engine = best_and_median([r[1] for r in runs])
+            bound = best_and_median([r[2] for r in runs])
+            ratio = best_and_median([r[0] / (r[2] + r[1]) for r in runs])
             print(
-                f"{pairs:5d} pairs in-process recompute (read, score, write standings): {total * 1000:7.1f} ms, "
-                f"of which engine {engine * 1000:6.1f} ms ({engine / total:.0%})"
+                f"{pairs:5d} pairs in-process recompute (read, score, write standings), best / median of "
+                f"{len(runs)}: {total[0] * 1000:6.1f} / {total[1] * 1000:6.1f} ms; engine inside it "
+                f"{engine[0] * 1000:5.1f} / {engine[1] * 1000:5.1f} ms; database lower bound (raw psycopg, "
+                f"same rows, run before each) {bound[0] * 1000:5.1f} / {bound[1] * 1000:5.1f} ms; "
+                f"recompute / (lower bound + engine) {ratio[0]:.1f}x / {ratio[1]:.1f}x; "
+                f"{queries} queries + {copies} COPY per recompute  [load {_load()}]"
+            )
+        for pairs in (200, 1000):
+            times, first, (queries, copies) = incremental(*made[pairs], rng)
+            print(
+                f"{pairs:5d} pairs, one changed result, incremental recompute (its board and the standings) "
+                f"in-process, {len(times)} changes: best {min(times) * 1000:.1f} ms, "
+                f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms "
+                f"(a worker's first, which reads the session: {first * 1000:.0f} ms); "
+                f"{queries} queries + {copies} COPY  [load {_load()}]"
             )
         latencies, writes = celery_latency(UPLOADS)
         print(
             f"upload -> standings through Celery (200 pairs, {len(latencies)} uploads): "
             f"p50 {percentile(latencies, 50) * 1000:.0f} ms, p95 {percentile(latencies, 95) * 1000:.0f} ms "
-            f"(upload service p50 {percentile(writes, 50) * 1000:.0f} ms)"
+            f"(upload service p50 {percentile(writes, 50) * 1000:.0f} ms)  [load {_load()}]"
         )
     finally:
         if not ENGINE_ONLY:

@@ -17,6 +17,19 @@ def recompute_pair_results(event_id):
 
 
 @shared_task
+def recompute_pair_boards(event_id, session_id, boards):
+    """One session's changed boards (a traveller, one table's result) and the standings; falls back to the
+    whole event when the stored rows are not those of the version before. Serialised per event, safe twice."""
+    from .services import compute
+
+    try:
+        return compute.recompute_boards(event_id, session_id, boards)
+    except compute.ScoringError as error:
+        compute.record_failure(event_id, str(error))
+        return {"event": event_id, "error": str(error)}
+
+
+@shared_task
 def compute_hand_records(session_id):
     """Double-dummy tricks and par of the session's deals not analysed yet."""
     from .services import handrecords

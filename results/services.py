@@ -2,7 +2,7 @@
 
 from contextlib import contextmanager
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -17,18 +17,36 @@ def next_version_number(upload_model, **owner) -> int:
 
 
 def lock_state(event_id: int, scope: str) -> RecomputeState:
-    """Lock (creating if needed) the event's recompute row; must run inside transaction.atomic()."""
-    RecomputeState.objects.get_or_create(event_id=event_id, scope=scope)
-    return RecomputeState.objects.select_for_update().get(event_id=event_id, scope=scope)
+    """Lock (creating if needed) the event's recompute row; must run inside transaction.atomic().
+
+    One query once the row exists (every call after an event's first upload)."""
+    locked = RecomputeState.objects.select_for_update()
+    try:
+        return locked.get(event_id=event_id, scope=scope)
+    except RecomputeState.DoesNotExist:
+        RecomputeState.objects.get_or_create(event_id=event_id, scope=scope)
+        return locked.get(event_id=event_id, scope=scope)
 
 
 def mark_uploaded(event_id: int, scope: str) -> int:
-    """Record that a new version exists (in the upload's transaction); returns the new latest version."""
-    state = lock_state(event_id, scope)
-    state.latest_version += 1
-    state.marked_at = timezone.now()
-    state.save(update_fields=["latest_version", "marked_at"])
-    return state.latest_version
+    """Record that a new version exists (in the upload's transaction); returns the new latest version.
+
+    One UPDATE ... RETURNING, which also takes (or re-takes) the row's lock: a caller that locked the row
+    with `lock_state` first does not lock it again with a second read."""
+    table = connection.ops.quote_name(RecomputeState._meta.db_table)
+    sql = (
+        f"UPDATE {table} SET latest_version = latest_version + 1, marked_at = %s "
+        "WHERE event_id = %s AND scope = %s RETURNING latest_version"
+    )
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [now, event_id, scope])
+        row = cursor.fetchone()
+        if row is None:  # the event's first version: create the row, then count
+            lock_state(event_id, scope)
+            cursor.execute(sql, [now, event_id, scope])
+            row = cursor.fetchone()
+    return row[0]
 
 
 @contextmanager
@@ -38,6 +56,7 @@ def recompute(event_id: int, scope: str):
     The body replaces the stored standings; on success the state records the version they reflect.
     """
     with transaction.atomic():
+        _derived_commit()
         state = lock_state(event_id, scope)
         target = state.latest_version
         yield state
@@ -47,6 +66,16 @@ def recompute(event_id: int, scope: str):
         state.save(update_fields=["computed_version", "computed_at", "error"])
         # The public pages cached from the old standings are dropped once the new ones are committed.
         page_cache.bump(page_cache.event_scope(event_id))
+
+
+def _derived_commit() -> None:
+    """On PostgreSQL the recompute's commit does not wait for its WAL flush (synchronous_commit off, this
+    transaction only). What it writes is derived from the versions and stamped in the same transaction: a
+    server crash can only lose the whole recompute, stamp included, which leaves the state behind its latest
+    upload and the sweeper (results.tasks) runs it again. Uploads keep their synchronous commit."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def state_of(event_id: int, scope: str) -> RecomputeState | None:

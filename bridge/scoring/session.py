@@ -157,8 +157,12 @@ def score_session(
         board_top, averages = None, {}
 
     pairs = _pair_totals(tally, board_top, rounding, penalties)
-    if isinstance(tie_break, str):
-        tie_break = announced_tie_break(tie_break, played_results(scored.values()))
+    if isinstance(tie_break, str):  # equal totals share the place: no boards to look at
+        tie_break = (
+            None
+            if TieBreak(tie_break) == TieBreak.SHARED
+            else announced_tie_break(tie_break, played_results(scored.values()))
+        )
     ranking = _rank(pairs, method, rounding, tie_break, tally if board_top is not None else None)
     return SessionScore(method, scored, pairs, ranking, board_top, full, averages)
 
@@ -361,6 +365,13 @@ class _MatchpointScorer:
         self.averages: dict[str, Decimal | None] = {}
 
     def score(self, boards: Mapping[Hashable, Sequence[Entry]]) -> dict[Hashable, "BoardResults"]:
+        scored = self.first_pass(boards)
+        self.averages = self._session_averages()
+        self.second_pass(scored)
+        return scored
+
+    def first_pass(self, boards: Mapping[Hashable, Sequence[Entry]]) -> dict[Hashable, "BoardResults"]:
+        """Every real result; what waits for the session averages is left in `deferred` (and the gaps)."""
         tally = self.tally
         plain = [True] * len(tally.boards) if tally.plain_field else self._plain_boards(boards)
         scored: dict[Hashable, BoardResults] = {}
@@ -377,11 +388,12 @@ class _MatchpointScorer:
         self._score_plain(plain, scored)
         for pair, hundredths in tally.normal_h.items():
             tally.normal[tally.index[pair]] += hundredths
+        return scored
 
-        self.averages = self._session_averages()
+    def second_pass(self, scored: dict[Hashable, "BoardResults"]) -> None:
+        """The deferred scores, with `averages` (VSz 29) set."""
         for board, index, entry, ns_pct, ew_pct, ns_best, ew_best in self.deferred:
             scored[board][index] = self._fixed(entry, ns_pct, ew_pct, ns_best, ew_best)
-        return scored
 
     @staticmethod
     def _plain_boards(boards: Mapping[Hashable, Sequence[Entry]]) -> list[bool]:

@@ -1,27 +1,5 @@
-"""Writing thousands of plain rows at once: a version's results and a session's board scores.
+"""The bulk row writers, shared by every result pipeline (results.bulk)."""
 
-Django's bulk_create builds a model instance per row and prepares every field of every row in Python,
-which took most of an upload's and a recompute's time for a 200-pair session; here rows are tuples,
-streamed with COPY on PostgreSQL and inserted with executemany elsewhere. Only for models without
-signals or save() logic of their own.
-"""
+from results.bulk import execute_all, insert_rows
 
-from collections.abc import Iterable, Sequence
-
-from django.db import connection
-
-
-def insert_rows(model, fields: Sequence[str], rows: Iterable[tuple]) -> None:
-    meta = model._meta
-    columns = [meta.get_field(name).column for name in fields]
-    quote = connection.ops.quote_name
-    table = quote(meta.db_table)
-    names = ", ".join(quote(column) for column in columns)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-        else:
-            marks = ", ".join(["%s"] * len(columns))
-            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(rows))
+__all__ = ["execute_all", "insert_rows"]

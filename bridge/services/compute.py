@@ -7,15 +7,18 @@ that do not stand are left out, and every opponent the pair no longer met gets a
 """
 
 import json
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
 
 from bridge.scoring.adjusted import ArtificialScore, Award, Penalty
+from bridge.scoring.incremental import LiveSession
 from bridge.scoring.matchpoints import percentage
 from bridge.scoring.session import Entry, Method, PairTotal, SessionScore, _rank, score_session
 from bridge.scoring.tiebreak import Played, TieBreak, played_results, relabel, tie_break
@@ -25,11 +28,17 @@ from results.models import VersionedUpload
 from results.services import recompute
 
 from ..models import (
+    BoardResult,
     BoardScore,
+    DealSet,
     EventStanding,
     HandRecord,
+    Pair,
     PairEvent,
     PairSession,
+    ResultPenalty,
+    ResultVersion,
+    Section,
     SessionPair,
     SessionStanding,
     Substitution,
@@ -41,17 +50,40 @@ from .roster import SessionPlay, player_rights, sessions_that_stand
 ABSENT = "absent-"
 ABSENT_AWARD = ArtificialScore(Award.AVERAGE_PLUS, Award.AVERAGE_MINUS)
 
+# A result row is a tuple in versions.ROW_FIELDS order (read with values_list): these are its positions.
+BOARD, TABLE, NS, EW, SCORE, ARTIFICIAL = 0, 1, 2, 3, 8, 9
+
 
 class ScoringError(Exception):
     """The engine refused a session's results (a bug or a data problem a director must see)."""
 
 
+class _Seat(NamedTuple):
+    """A session pair as the recompute needs it (read with values_list, no model instance per pair)."""
+
+    section_id: int
+    pair_id: int
+    number: int
+    session_id: int
+
+
+class _Version(NamedTuple):
+    """The fields of a session's latest ResultVersion the recompute reads (never its uploaded text)."""
+
+    pk: int
+    session_id: int
+    number: int
+    source: str
+    uploaded_at: object
+    deals: dict
+
+
 @dataclass
 class _Session:
     session: PairSession
-    version: object
-    rows: list[dict]
-    penalties: list[dict]
+    version: _Version
+    rows: list[tuple]  # versions.ROW_FIELDS order
+    penalties: list[tuple]  # versions.PENALTY_FIELDS order
     plans: dict[int, object]  # section id -> engine Movement (None: movement from the upload)
     scheduled: dict[int, int] = field(default_factory=dict)  # session pair id -> boards its movement gives it
     played: dict[int, set[int]] = field(default_factory=dict)  # session pair id -> boards it has results on
@@ -67,42 +99,101 @@ def recompute_event(event_id: int, *, force: bool = False) -> dict:
     return summary
 
 
-def _recompute(event_id: int, event_version: int) -> dict:
+@dataclass
+class _Event:
+    """Everything the recompute reads, in a fixed number of queries whatever the number of pairs."""
+
+    settings: PairEvent
+    sessions: list[PairSession]
+    seats: dict[int, _Seat]
+    loaded: list[_Session]
+    withdrawals: list[tuple[int, int]]  # (event pair id, number of the session it withdrew in)
+
+
+def _read(event_id: int) -> _Event:
     settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
+    latest = ResultVersion.objects.filter(session=OuterRef("pk")).order_by("-number").values("pk")[:1]
     sessions = list(
-        PairSession.objects.filter(event_id=event_id).select_related("announced").order_by("number")
+        PairSession.objects.filter(event_id=event_id)
+        .select_related("announced")
+        .annotate(latest_version_id=Subquery(latest))
+        .order_by("number")
     )
     seats = {
-        p.pk: p
-        for p in SessionPair.objects.filter(section__session__event_id=event_id).select_related("section")
+        pk: _Seat(*rest)
+        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+            "pk", "section_id", "pair_id", "number", "section__session_id"
+        )
     }
-    loaded = [_load(session, seats) for session in sessions]
-    loaded = [item for item in loaded if item is not None]
-    deleted = _deleted_results(event_id, sessions, loaded, seats)
+    version_ids = [s.latest_version_id for s in sessions if s.latest_version_id is not None]
+    found = {
+        v[0]: _Version(*v)
+        for v in ResultVersion.objects.filter(pk__in=version_ids).values_list(
+            "pk", "session_id", "number", "source", "uploaded_at", "deals"
+        )
+    }
+    rows: dict[int, list[tuple]] = defaultdict(list)
+    for version_id, *row in (
+        BoardResult.objects.filter(version_id__in=version_ids)
+        .order_by("version_id", "board", "table", "pk")
+        .values_list("version_id", *versions.ROW_FIELDS)
+    ):
+        rows[version_id].append(tuple(row))
+    penalties: dict[int, list[tuple]] = defaultdict(list)
+    for version_id, *penalty in (
+        ResultPenalty.objects.filter(version_id__in=version_ids)
+        .order_by("pk")
+        .values_list("version_id", *versions.PENALTY_FIELDS)
+    ):
+        penalties[version_id].append(tuple(penalty))
+    plans: dict[int, dict[int, object]] = defaultdict(dict)
+    for section in Section.objects.filter(session__event_id=event_id):
+        plans[section.session_id][section.pk] = section.plan()
+    loaded = []
+    for session in sessions:
+        version = found.get(session.latest_version_id)
+        if version is None:
+            continue
+        item = _Session(session, version, rows[version.pk], penalties[version.pk], plans[session.pk])
+        _schedule(item, seats)
+        loaded.append(item)
+    withdrawals = list(
+        Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number")
+    )
+    return _Event(settings, sessions, seats, loaded, withdrawals)
+
+
+def _recompute(event_id: int, event_version: int) -> dict:
+    read = _read(event_id)
+    settings, sessions, seats, loaded = read.settings, read.sessions, read.seats, read.loaded
+    deleted = _deleted_results(sessions, loaded, seats, read.withdrawals)
 
     board_rows, standing_rows, session_totals = [], [], defaultdict(list)
-    hand_sessions = []
     announced = settings.tie_break != TieBreak.SHARED
     event_results: list[Played] = []  # played results under event pair ids, for an announced tie-break
     event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
     for item in loaded:
-        score, sources, absent = _score(item, settings, seats, deleted)
+        score, sources, absent = _score(item, settings, seats, deleted, read.withdrawals)
         board_rows.extend(_board_scores(item, score, sources))
         if announced:
             event_results.extend(relabel(played_results(score.boards.values()), event_pair_of))
         for standing in _session_standings(item, score, settings, absent):
             standing_rows.append(standing)
             session_totals[seats[standing.pair_id].pair_id].append((item, standing))
-        if _needs_hand_records(item):
-            hand_sessions.append(item.session.pk)
+    hand_sessions = _needs_hand_records(loaded)
 
     event_rows = _event_standings(
         event_id, event_version, settings, session_totals, loaded, seats, event_results
     )
     session_ids = [s.pk for s in sessions]
-    BoardScore.objects.filter(session_id__in=session_ids).delete()
-    SessionStanding.objects.filter(session_id__in=session_ids).delete()
-    EventStanding.objects.filter(event_id=event_id).delete()
+    marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
+    bulk.execute_all(
+        [
+            (f"DELETE FROM {_table(BoardScore)} WHERE session_id IN ({marks})", session_ids),
+            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
+            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+        ]
+    )
     bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
@@ -123,47 +214,54 @@ def _recompute(event_id: int, event_version: int) -> dict:
     }
 
 
-def _load(session: PairSession, seats: dict[int, SessionPair]) -> _Session | None:
-    version = versions.latest_version(session)
-    if version is None:
-        return None
-    plans = {section.pk: section.plan() for section in session.sections.all()}
-    item = _Session(session, version, versions.rows_of(version), versions.penalties_of(version), plans)
+def _schedule(item: _Session, seats: dict[int, _Seat]) -> None:
+    """Fill the boards each pair has results on, and the boards its movement gives it."""
+    played = item.played
     for row in item.rows:
-        for pair_id in (row["ns_id"], row["ew_id"]):
-            item.played.setdefault(pair_id, set()).add(row["board"])
+        board = row[BOARD]
+        for pair_id in (row[NS], row[EW]):
+            boards = played.get(pair_id)
+            if boards is None:
+                played[pair_id] = {board}
+            else:
+                boards.add(board)
     most_played: dict[int, int] = defaultdict(int)
-    for pair_id, boards in item.played.items():
+    for pair_id, boards in played.items():
         section_id = seats[pair_id].section_id
         most_played[section_id] = max(most_played[section_id], len(boards))
-    for pair_id, seat in seats.items():
-        if seat.section_id not in plans:
-            continue
-        plan = plans[seat.section_id]
+    given: dict[int, dict[int, int]] = {}  # section id -> pair number -> boards of its movement
+    for section_id, plan in item.plans.items():
         if plan is None:
-            item.scheduled[pair_id] = most_played[seat.section_id]
-        else:
-            item.scheduled[pair_id] = sum(
-                len(a.boards) for a in plan.assignments if seat.number in (a.ns, a.ew)
-            )
-    return item
+            continue
+        counts: dict[int, int] = defaultdict(int)
+        for a in plan.assignments:
+            counts[a.ns] += len(a.boards)
+            if a.ew != a.ns:
+                counts[a.ew] += len(a.boards)
+        given[section_id] = counts
+    for pair_id, seat in seats.items():
+        if seat.section_id not in item.plans:
+            continue
+        counts = given.get(seat.section_id)
+        item.scheduled[pair_id] = (
+            most_played[seat.section_id] if counts is None else counts.get(seat.number, 0)
+        )
 
 
-def _deleted_results(event_id, sessions, loaded: list[_Session], seats) -> dict[int, set[int]]:
+def _deleted_results(sessions, loaded: list[_Session], seats, withdrawals) -> dict[int, set[int]]:
     """Session id -> session pair ids whose results are left out because their pair withdrew (VSz 25)."""
-    withdrawals = list(Withdrawal.objects.filter(pair__event_id=event_id).select_related("session"))
     if not withdrawals:
         return {}
     announced = sessions[0].event.sessions.count() if sessions else 0
     multi = max(len(sessions), announced) > 1
     deleted: dict[int, set[int]] = defaultdict(set)
-    for withdrawal in withdrawals:
+    for withdrawn_pair, withdrawn_in in withdrawals:
         seated = []  # (item, session pair id) up to the session it left in
         for item in loaded:
-            if item.session.number > withdrawal.session.number:
+            if item.session.number > withdrawn_in:
                 continue
             for pair_id in item.scheduled:
-                if seats[pair_id].pair_id == withdrawal.pair_id:
+                if seats[pair_id].pair_id == withdrawn_pair:
                     seated.append((item, pair_id))
         plays = [
             SessionPlay(item.session.number, item.scheduled[pid], len(item.played.get(pid, ())))
@@ -179,7 +277,7 @@ def _deleted_results(event_id, sessions, loaded: list[_Session], seats) -> dict[
 def _absent_opponents(item: _Session, seats, withdrawn_seats: set[int]) -> list[tuple[int, int, str, int]]:
     """(board, table, opponent's side, opponent) for every meeting a withdrawn pair no longer played."""
     out = []
-    played_tables = {(row["board"], pid) for row in item.rows for pid in (row["ns_id"], row["ew_id"])}
+    played_tables = {(row[BOARD], pid) for row in item.rows for pid in (row[NS], row[EW])}
     by_number = {(seat.section_id, seat.number): pid for pid, seat in seats.items() if pid in item.scheduled}
     for pair_id in withdrawn_seats:
         seat = seats[pair_id]
@@ -199,28 +297,30 @@ def _absent_opponents(item: _Session, seats, withdrawn_seats: set[int]) -> list[
     return out
 
 
-def _score(item: _Session, settings: PairEvent, seats, deleted) -> tuple[SessionScore, dict, set[str]]:
+def _score(
+    item: _Session, settings: PairEvent, seats, deleted, withdrawals
+) -> tuple[SessionScore, dict, set[str]]:
     """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
     left_out = deleted.get(item.session.pk, set())
-    withdrawn_pairs = set(
-        Withdrawal.objects.filter(pair__event_id=item.session.event_id).values_list(
-            "pair_id", "session__number"
-        )
-    )
-    withdrawn_seats = {
-        pid
-        for pid in item.scheduled
-        for pair_id, number in withdrawn_pairs
-        if seats[pid].pair_id == pair_id and item.session.number >= number
-    }
+    number = item.session.number
+    withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
+    withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
     boards: dict[int, list[Entry]] = defaultdict(list)
-    sources: dict[int, list[dict]] = defaultdict(list)
+    sources: dict[int, list[tuple]] = defaultdict(list)
+    awards: dict[str, ArtificialScore] = {}
     for row in item.rows:
-        if row["ns_id"] in left_out or row["ew_id"] in left_out:
+        ns, ew = row[NS], row[EW]
+        if left_out and (ns in left_out or ew in left_out):
             continue
-        award = ArtificialScore.parse(row["artificial"]) if row["artificial"] else None
-        boards[row["board"]].append(Entry(str(row["ns_id"]), str(row["ew_id"]), row["score"], award))
-        sources[row["board"]].append(row)
+        artificial = row[ARTIFICIAL]
+        award = None
+        if artificial:
+            award = awards.get(artificial)
+            if award is None:
+                award = awards[artificial] = ArtificialScore.parse(artificial)
+        board = row[BOARD]
+        boards[board].append(Entry(str(ns), str(ew), row[SCORE], award))
+        sources[board].append(row)
     absent = set()
     for board, table, side, opponent in _absent_opponents(item, seats, withdrawn_seats):
         ghost = f"{ABSENT}{board}-{table}"
@@ -229,26 +329,26 @@ def _score(item: _Session, settings: PairEvent, seats, deleted) -> tuple[Session
         award = ABSENT_AWARD if side == "NS" else ArtificialScore(Award.AVERAGE_MINUS, Award.AVERAGE_PLUS)
         boards[board].append(Entry(ns, ew, None, award))
         sources[board].append(
-            {
-                "board": board,
-                "table": table,
-                "ns_id": opponent if side == "NS" else None,
-                "ew_id": opponent if side == "EW" else None,
-                "contract": "",
-                "declarer": "",
-                "lead": "",
-                "tricks": None,
-                "score": None,
-                "artificial": str(award),
-            }
+            (
+                board,
+                table,
+                opponent if side == "NS" else None,
+                opponent if side == "EW" else None,
+                "",
+                "",
+                "",
+                None,
+                None,
+                str(award),
+            )
         )
     # A penalty of a pair whose results were left out has nothing left to be taken from.
     seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
     playing = {key for _board, key in seated}
     penalties = [
-        Penalty(str(p["pair_id"]), p["percent"], p["board"], p["reason"])
-        for p in item.penalties
-        if (str(p["pair_id"]) in playing if p["board"] is None else (p["board"], str(p["pair_id"])) in seated)
+        Penalty(str(pair_id), percent, board, reason)
+        for pair_id, board, percent, reason in item.penalties
+        if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
     ]
     ordered = {board: boards[board] for board in sorted(boards)}
     try:
@@ -271,37 +371,26 @@ BOARD_SCORE_FIELDS = (
 )  # fmt: skip
 
 
-def _board_scores(item: _Session, score: SessionScore, sources: dict) -> list[tuple]:
-    """BoardScore rows as tuples in BOARD_SCORE_FIELDS order (written with bulk.insert_rows)."""
+def _board_scores(item: _Session, score: SessionScore, sources: dict, only=None) -> list[tuple]:
+    """BoardScore rows as tuples in BOARD_SCORE_FIELDS order (written with bulk.insert_rows): the session
+    and version, the source row's ROW_FIELDS, then what the engine gave it (of the boards `only`)."""
+    head = (item.session.pk, item.version.pk)
     out = []
-    session_id, version_id = item.session.pk, item.version.pk
+    append = out.append
     for board, scored in score.boards.items():
-        for row, result in zip(sources[board], scored, strict=True):
-            out.append(
-                (
-                    session_id,
-                    version_id,
-                    board,
-                    row["table"],
-                    row["ns_id"],
-                    row["ew_id"],
-                    row["contract"],
-                    row["declarer"],
-                    row["lead"],
-                    row["tricks"],
-                    row["score"],
-                    row["artificial"],
-                    result.mp_ns,
-                    result.mp_ew,
-                    result.pct_ns,
-                    result.pct_ew,
-                    result.imp_ns,
-                    result.imp_ew,
-                    result.penalty_ns,
-                    result.penalty_ew,
-                )  # fmt: skip
+        if only is not None and board not in only:
+            continue
+        for row, r in zip(sources[board], scored, strict=True):
+            append(
+                head
+                + row
+                + (r.mp_ns, r.mp_ew, r.pct_ns, r.pct_ew, r.imp_ns, r.imp_ew, r.penalty_ns, r.penalty_ew)
             )
     return out
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
 
 
 def _places(place: str) -> tuple[int, int]:
@@ -366,12 +455,50 @@ def _session_standings(item: _Session, score: SessionScore, settings, absent: se
     return out
 
 
-def _event_standings(
-    event_id, event_version, settings, session_totals, loaded, seats, results: Sequence[Played] = ()
-) -> list[tuple]:
-    from ..models import Pair
+class _People(NamedTuple):
+    """Who plays in the event's pairs: read once per recompute (and kept between one-board rescores)."""
 
-    pairs = {p.pk: p for p in Pair.objects.filter(pk__in=session_totals.keys())}
+    pairs: dict[int, tuple[int, ...]]  # event pair id -> its players' ids (Pair.player_ids)
+    substitutions: list[tuple]  # (session id, pair id, original, substitute, boards)
+    names: dict[int, str]  # person id -> name
+
+
+def _people(event_id: int) -> _People:
+    pairs = {
+        pk: tuple(pid for pid in players if pid)
+        for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
+            "pk", "player1_id", "player2_id"
+        )
+    }
+    substitutions = list(
+        Substitution.objects.filter(pair__event_id=event_id).values_list(
+            "session_id", "pair_id", "original_id", "substitute_id", "boards"
+        )
+    )
+    people = {person for players in pairs.values() for person in players}
+    people.update(substitute for _s, _p, _o, substitute, _b in substitutions)
+    # Person.__str__: family name first (Hungarian order)
+    names = {
+        pk: f"{last} {first}"
+        for pk, last, first in Person.objects.filter(pk__in=people).values_list(
+            "pk", "last_name", "first_name"
+        )
+    }
+    return _People(pairs, substitutions, names)
+
+
+def _event_standings(
+    event_id,
+    event_version,
+    settings,
+    session_totals,
+    loaded,
+    seats,
+    results: Sequence[Played] = (),
+    people: _People | None = None,
+) -> list[tuple]:
+    people = people or _people(event_id)
+    pairs = {pk: people.pairs[pk] for pk in session_totals}
     totals: dict[str, PairTotal] = {}
     for pair_id, items in session_totals.items():
         directions = {standing.direction or None for _item, standing in items}
@@ -393,7 +520,7 @@ def _event_standings(
     ranking = _rank(
         totals, Method(settings.method), settings.rounding, tie_break(settings.tie_break, results)
     )
-    rights = _rights(pairs, session_totals, loaded, seats)
+    rights = _rights(pairs, people, session_totals, loaded, seats)
     out, order = [], defaultdict(int)
     for placed in ranking:
         total = totals[placed.pair]
@@ -439,27 +566,22 @@ EVENT_STANDING_FIELDS = (
 )  # fmt: skip
 
 
-def _rights(pairs, session_totals, loaded: list[_Session], seats) -> dict[int, list[dict]]:
+def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seats) -> dict[int, list[dict]]:
     """Per pair: each player, the boards he played and his right to masterpoints and prizes (VSz 25)."""
     by_session = {item.session.pk: item for item in loaded}
     subs = defaultdict(list)
-    for sub in Substitution.objects.filter(pair_id__in=pairs.keys()):
-        item = by_session.get(sub.session_id)
-        if item is None:
+    for session_id, pair_id, original, substitute, boards in people.substitutions:
+        item = by_session.get(session_id)
+        if item is None or pair_id not in pairs:
             continue
         played = set()
         for pid, seat in seats.items():
-            if seat.pair_id == sub.pair_id and seat.section.session_id == sub.session_id:
+            if seat.pair_id == pair_id and seat.session_id == session_id:
                 played |= item.played.get(pid, set())
-        subs[sub.pair_id].append((sub.original_id, sub.substitute_id, len(played & set(sub.boards))))
-    people = set()
-    for pair in pairs.values():
-        people.update(pair.player_ids)
-    for items in subs.values():
-        people.update(s for _o, s, _b in items)
-    names = {p.pk: str(p) for p in Person.objects.filter(pk__in=people)}
+        subs[pair_id].append((original, substitute, len(played & set(boards))))
+    names = people.names
     out = {}
-    for pair_id, pair in pairs.items():
+    for pair_id, players in pairs.items():
         boards = sum(s.boards for _i, s in session_totals[pair_id])
         out[pair_id] = [
             {
@@ -469,17 +591,50 @@ def _rights(pairs, session_totals, loaded: list[_Session], seats) -> dict[int, l
                 "has_rights": right.has_rights,
                 "substitute_for": right.substitute_for,
             }
-            for right in player_rights(boards, pair.player_ids, subs.get(pair_id, ()))
+            for right in player_rights(boards, players, subs.get(pair_id, ()))
         ]
     return out
 
 
-def _needs_hand_records(item: _Session) -> bool:
-    deals = dealing.deals_of_session(item.session, item.version)
-    if not deals:
-        return False
-    stored = dict(HandRecord.objects.filter(session=item.session).values_list("board", "deal"))
-    return any(stored.get(board) != deal for board, deal in deals.items())
+def _needs_hand_records(loaded: list[_Session]) -> list[int]:
+    """Sessions whose deals are open and differ from their stored hand records: two queries at most."""
+    if not loaded:
+        return []
+    now = timezone.now()
+    deals_of: dict[int, dict[int, str]] = {}
+    dealt = []  # sessions without deals in their results: their computer-dealt set's, once started
+    for item in loaded:
+        if item.version.deals:
+            deals_of[item.session.pk] = dealing.deals_of_session(item.session, item.version, now)
+        elif item.session.has_started(now):
+            dealt.append(item.session)
+    if dealt:
+        current = {}
+        for deal_set in DealSet.objects.filter(session__in=dealt).order_by(
+            "session_id", "-created_at", "-pk"
+        ):
+            current.setdefault(deal_set.session_id, deal_set)
+        for session in dealt:
+            deal_set = current.get(session.pk)
+            if deal_set is not None:
+                deal_set.session = session  # dealing.current_set's row, without reading the session again
+                deals_of[session.pk] = dict(enumerate(dealing.open_set(deal_set, now), start=1))
+    deals_of = {session_id: deals for session_id, deals in deals_of.items() if deals}
+    if not deals_of:
+        return []
+    stored: dict[int, dict[int, str]] = defaultdict(dict)
+    for session_id, board, deal in HandRecord.objects.filter(session_id__in=deals_of).values_list(
+        "session_id", "board", "deal"
+    ):
+        stored[session_id][board] = deal
+    return [
+        item.session.pk
+        for item in loaded
+        if item.session.pk in deals_of
+        and any(
+            stored[item.session.pk].get(board) != deal for board, deal in deals_of[item.session.pk].items()
+        )
+    ]
 
 
 def _tell_rankings(event_id: int, reason: str) -> None:
@@ -495,3 +650,250 @@ def record_failure(event_id: int, message: str) -> None:
 
     with transaction.atomic():
         RecomputeState.objects.filter(event_id=event_id, scope=SCOPE).update(error=message[:2000])
+
+
+# --- one board at a time ---------------------------------------------------------------------------------
+
+_LIVE: "OrderedDict[int, _Live]" = OrderedDict()  # session id -> its engine state, most recent last
+_LIVE_SESSIONS = 64  # sessions a worker keeps scored in memory
+
+
+@dataclass
+class _Live:
+    """A session's incremental engine state for one (immutable) version, and the source row of each entry."""
+
+    version_id: int
+    options: tuple
+    engine: LiveSession
+    sources: dict[int, list[tuple]]
+    event: "_EventReads | None" = None
+
+
+@dataclass
+class _EventReads:
+    """What a one-board rescore reads of the rest of the event, kept with the session's engine state while
+    nothing else happens to the event: valid while the event's stamp is the one this state wrote (any
+    other upload, substitute, withdrawal or recompute moves the stamp first)."""
+
+    computed_version: int
+    sessions: dict[int, PairSession]
+    others: list[tuple]  # the other sessions' SessionStanding rows
+    seats: dict[int, _Seat]
+    people: _People
+
+
+def recompute_boards(event_id: int, session_id: int, boards) -> dict:
+    """Rescore the boards of one session whose results the latest version changed (a traveller, one
+    table's result) and the standings; the same rows as `recompute_event`, which it falls back to whenever
+    the stored rows are not exactly those of the version before (or a withdrawal, an announced tie-break
+    over several sessions, a substitute in another session would need the whole event).
+
+    The engine state (bridge.scoring.incremental) is kept per session in this process, keyed by the
+    version it reflects: versions never change, so a state found is always right for that version."""
+    with recompute(event_id, SCOPE) as state:
+        if state.computed_at is not None and state.computed_version >= state.latest_version:
+            return {"event": event_id, "version": state.computed_version, "skipped": True}
+        summary = None
+        if state.computed_at is not None and state.computed_version == state.latest_version - 1:
+            summary = _rescore_boards(
+                event_id, session_id, {int(b) for b in boards}, state.latest_version, state.computed_version
+            )
+        if summary is None:
+            summary = {**_recompute(event_id, state.latest_version), "incremental": False}
+        _tell_rankings(event_id, summary.pop("reason"))
+    return summary
+
+
+def _options(settings: PairEvent) -> tuple:
+    return (settings.method, settings.scale, settings.rounding, settings.tie_break)
+
+
+def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
+    out: dict[int, list[Entry]] = defaultdict(list)
+    for row in rows:
+        artificial = row[ARTIFICIAL]
+        award = None
+        if artificial:
+            award = awards.get(artificial)
+            if award is None:
+                award = awards[artificial] = ArtificialScore.parse(artificial)
+        out[row[BOARD]].append(Entry(str(row[NS]), str(row[EW]), row[SCORE], award))
+    return out
+
+
+def _event_reads(event_id, session_id, base_id, settings, computed_version) -> _EventReads | None:
+    """The rest of the event, read; None when the stored rows are not those of the version before, or the
+    whole event must be recomputed (a withdrawal; an announced tie-break or a substitute in another session
+    with results)."""
+    stored = SessionStanding.objects.filter(session_id=session_id).values_list("version_id", flat=True)[:1]
+    if list(stored) != [base_id] or Withdrawal.objects.filter(pair__event_id=event_id).exists():
+        return None
+    sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
+    others = list(
+        SessionStanding.objects.filter(session__event_id=event_id)
+        .exclude(session_id=session_id)
+        .values_list(*SESSION_STANDING_FIELDS)
+    )
+    people = _people(event_id)
+    if others and (
+        settings.tie_break != TieBreak.SHARED or any(sub[0] != session_id for sub in people.substitutions)
+    ):
+        return None
+    seats = {
+        pk: _Seat(*rest)
+        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+            "pk", "section_id", "pair_id", "number", "section__session_id"
+        )
+    }
+    return _EventReads(computed_version, sessions, others, seats, people)
+
+
+def _rescore_boards(
+    event_id: int, session_id: int, boards: set[int], event_version: int, computed_version: int
+) -> dict | None:
+    """None when the whole event must be recomputed instead."""
+    settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
+    latest = (
+        ResultVersion.objects.filter(session_id=session_id)
+        .order_by("-number")
+        .values_list(
+            "pk", "session_id", "number", "source", "uploaded_at", "deals", "base_id", "event_version"
+        )
+        .first()
+    )
+    if latest is None or latest[-1] != event_version or latest[-2] is None:
+        return None
+    version, base_id = _Version(*latest[:6]), latest[-2]
+    options = _options(settings)
+    live = _LIVE.pop(session_id, None)
+    if live is not None and (live.version_id != base_id or live.options != options):
+        live = None
+    reads = live.event if live is not None else None
+    if reads is None or reads.computed_version != computed_version:
+        reads = _event_reads(event_id, session_id, base_id, settings, computed_version)
+        if reads is None:
+            return None
+    sessions, others, seats = reads.sessions, reads.others, reads.seats
+    penalty_rows = list(
+        ResultPenalty.objects.filter(version_id=version.pk)
+        .order_by("pk")
+        .values_list(*versions.PENALTY_FIELDS)
+    )
+    awards: dict = {}
+    if live is None:  # this worker has not scored the session yet: the version before, once
+        rows = list(
+            BoardResult.objects.filter(version_id=base_id)
+            .order_by("board", "table", "pk")
+            .values_list(*versions.ROW_FIELDS)
+        )
+        sources: dict[int, list[tuple]] = defaultdict(list)
+        for row in rows:
+            sources[row[BOARD]].append(row)
+        entries = _entries(rows, awards)
+        base_penalties = ResultPenalty.objects.filter(version_id=base_id).order_by("pk")
+        try:
+            engine = LiveSession(
+                entries,
+                method=settings.method,
+                scale=settings.scale,
+                rounding=settings.rounding,
+                penalties=_penalties(base_penalties.values_list(*versions.PENALTY_FIELDS), entries, settings),
+                tie_break=settings.tie_break,
+            )
+        except ValueError:
+            return None  # the stored rows cannot be those of that version: the whole event, then
+        live = _Live(base_id, options, engine, dict(sources))
+    rows = list(
+        BoardResult.objects.filter(version_id=version.pk, board__in=boards)
+        .order_by("board", "table", "pk")
+        .values_list(*versions.ROW_FIELDS)
+    )
+    changed = _entries(rows, awards)
+    proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
+    try:
+        rescored = live.engine.change(
+            {b: changed.get(b, ()) for b in boards},
+            penalties=_penalties(penalty_rows, proposed, settings),
+        )
+    except ValueError as error:
+        raise ScoringError(f"{sessions[session_id]}: {error}")
+    for board in boards:
+        live.sources.pop(board, None)
+    for row in rows:
+        live.sources.setdefault(row[BOARD], []).append(row)
+    live.version_id = version.pk
+    _LIVE[session_id] = live
+    while len(_LIVE) > _LIVE_SESSIONS:
+        _LIVE.popitem(last=False)
+
+    score = live.engine.score()
+    item = _Session(sessions[session_id], version, [], [], {})
+    session_rows = _session_standings(item, score, settings, set())
+    session_totals: dict[int, list] = defaultdict(list)
+    for standing in session_rows:
+        session_totals[seats[standing.pair_id].pair_id].append((item, standing))
+    loaded = [item]
+    by_session = {session_id: item}
+    for values in others:
+        standing = _Standing(*values)
+        other = by_session.get(standing.session_id)
+        if other is None:
+            other = by_session[standing.session_id] = _Session(
+                sessions[standing.session_id], None, [], [], {}
+            )
+            loaded.append(other)
+        session_totals[seats[standing.pair_id].pair_id].append((other, standing))
+    played = defaultdict(set)
+    for board, entries in live.engine.entries.items():
+        for entry in entries:
+            played[int(entry.ns)].add(board)
+            played[int(entry.ew)].add(board)
+    item.played = played
+    event_results = []
+    if settings.tie_break != TieBreak.SHARED:
+        event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
+        event_results = relabel(played_results(score.boards.values()), event_pair_of)
+    event_rows = _event_standings(
+        event_id, event_version, settings, session_totals, loaded, seats, event_results, reads.people
+    )
+    reads.computed_version = event_version  # what the stamp says once this commits
+    live.event = reads
+
+    board_rows = _board_scores(item, score, live.sources, rescored)
+    scores = _table(BoardScore)
+    marks = ", ".join(["%s"] * len(rescored)) or "NULL"
+    bulk.execute_all(
+        [
+            (f"DELETE FROM {scores} WHERE session_id = %s AND board IN ({marks})", [session_id, *rescored]),
+            (f"UPDATE {scores} SET version_id = %s WHERE session_id = %s", [version.pk, session_id]),
+            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
+            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+        ]
+    )
+    bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
+    bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, session_rows)
+    bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
+    reason = "appeal" if version.source == VersionedUpload.Source.APPEAL else "correction"
+    return {
+        "event": event_id,
+        "version": event_version,
+        "sessions": {item.session.number: version.number},
+        "results": len(board_rows),
+        "pairs": len(event_rows),
+        "reason": reason,
+        "incremental": True,
+        "boards": sorted(rescored),
+    }
+
+
+def _penalties(rows: list[tuple], boards, settings: PairEvent) -> list[Penalty]:
+    """The version's penalties the engine takes: those of pairs with a result (on the board), as `_score`."""
+    if settings.method != Method.MATCHPOINTS:
+        return []
+    seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
+    playing = {key for _board, key in seated}
+    return [
+        Penalty(str(pair_id), percent, board, reason)
+        for pair_id, board, percent, reason in rows
+        if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
+    ]

@@ -8,13 +8,16 @@ gives the same rows.
 
 from collections import defaultdict
 from decimal import Decimal
+from typing import NamedTuple
 
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from bridge.teams.match import BoardScore, score_match
 from bridge.teams.pairing.knockout import MatchPlan, consolation_draw
 from bridge.teams.vp import match_vp
 from rankings.services import results_changed
+from results import bulk
 from results.services import recompute
 from tournaments.models import Event
 
@@ -43,6 +46,28 @@ from .setup import rosters, setup_of
 ZERO = Decimal(0)
 
 
+class _BoardRow(NamedTuple):
+    """A BoardResult row as written (BOARD_FIELDS order): no model instance per board."""
+
+    match_id: int
+    board: int
+    segment: int
+    open_ns: int | None
+    closed_ns: int | None
+    open_contract: str
+    closed_contract: str
+    difference: int | None
+    home_imps: Decimal
+    away_imps: Decimal
+    status: str
+
+
+BOARD_FIELDS = _BoardRow._fields
+MATCH_FIELDS = (
+    "match_id", "upload_id", "home_imps", "away_imps", "home_vp", "away_vp", "boards", "winner_id", "version",
+)  # fmt: skip
+
+
 def recompute_event(event_id: int, force: bool = False) -> dict:
     became_final = was_final = False
     with recompute(event_id, SCOPE) as state:
@@ -51,7 +76,7 @@ def recompute_event(event_id: int, force: bool = False) -> dict:
         if not force and progress and progress.version == state.latest_version == state.computed_version:
             return {"skipped": True, "version": state.latest_version}
         event = Event.objects.select_related("federation").get(pk=event_id)
-        outcome = _Recompute(event, state.latest_version).run()
+        outcome = _Recompute(event, state.latest_version, progress).run()
         became_final = outcome["final"]
     if became_final:
         _tell_rankings(event_id, "correction" if was_final else "")
@@ -70,7 +95,7 @@ def _plan(match, boards, setup) -> MatchPlan:
 
 
 class _Recompute:
-    def __init__(self, event, version):
+    def __init__(self, event, version, progress=None):
         self.event = event
         self.version = version
         self.setup = setup_of(event)
@@ -87,48 +112,48 @@ class _Recompute:
         self.uploads = self._latest(MatchUpload.objects.prefetch_related("boards"))
         self.lineups = self._latest(LineUp.objects.prefetch_related("seats"))
         self.results: dict[int, MatchResult] = {}
-        self.boards: dict[int, list[BoardResult]] = {}
+        self.boards: dict[int, list[_BoardRow]] = {}
+        self.progress = progress  # read by recompute_event under the event's lock
 
     def _latest(self, queryset):
-        latest = {}
-        for row in queryset.filter(match__round__event=self.event).order_by("match_id", "number"):
-            latest[row.match_id] = row
-        return latest
+        """Each match's latest version only (earlier ones and their boards are not read)."""
+        model = queryset.model
+        newest = model.objects.filter(match=OuterRef("match")).order_by("-number").values("number")[:1]
+        rows = queryset.filter(match__round__event=self.event, number=Subquery(newest))
+        return {row.match_id: row for row in rows}
 
     def run(self) -> dict:
         for match in self.matches:
             self._score(match)
         MatchResult.objects.filter(match__round__event=self.event).delete()
         BoardResult.objects.filter(match__round__event=self.event).delete()
-        MatchResult.objects.bulk_create(self.results.values())
-        BoardResult.objects.bulk_create(row for rows in self.boards.values() for row in rows)
+        bulk.insert_rows(
+            MatchResult, MATCH_FIELDS, ([getattr(r, f) for f in MATCH_FIELDS] for r in self.results.values())
+        )
+        bulk.insert_rows(BoardResult, BOARD_FIELDS, (row for rows in self.boards.values() for row in rows))
         stage_order = self._standings()
         final, ready, waiting = self._progress()
         places = self._final_places(stage_order) if final else []
         FinalPlace.objects.filter(event=self.event).delete()
-        FinalPlace.objects.bulk_create(
-            FinalPlace(
-                event=self.event,
-                team_id=p.team,
-                place_from=p.place_from,
-                place_to=p.place_to,
-                version=self.version,
-            )
-            for p in places
+        bulk.insert_rows(
+            FinalPlace,
+            ("event_id", "team_id", "place_from", "place_to", "version"),
+            ((self.event.pk, p.team, p.place_from, p.place_to, self.version) for p in places),
         )
         missing = self._boards_played()
         self._butler()
-        Progress.objects.update_or_create(
-            event=self.event,
-            defaults=dict(
-                version=self.version,
-                next_round_ready=ready,
-                waiting_for=waiting,
-                is_final=final,
-                missing_lineups=missing,
-                computed_at=timezone.now(),
-            ),
+        values = dict(
+            version=self.version,
+            next_round_ready=ready,
+            waiting_for=waiting,
+            is_final=final,
+            missing_lineups=missing,
+            computed_at=timezone.now(),
         )
+        if self.progress is None:
+            Progress.objects.create(event=self.event, **values)
+        else:  # read once at the start, under the event's lock: one UPDATE
+            Progress.objects.filter(pk=self.progress.pk).update(**values)
         return {"skipped": False, "version": self.version, "final": final, "ready": ready}
 
     # --- matches -------------------------------------------------------------------------------------
@@ -158,18 +183,18 @@ class _Recompute:
             home, away, boards = scored.home_imps, scored.away_imps, len(rows)
             segment = segment_of_boards([b.board for b in rows], _plan(match, boards, self.setup))
             self.boards[match.pk] = [
-                BoardResult(
-                    match=match,
-                    board=row.board,
-                    segment=segment[row.board],
-                    open_ns=row.open_ns,
-                    closed_ns=row.closed_ns,
-                    open_contract=row.open_contract,
-                    closed_contract=row.closed_contract,
-                    difference=imps.difference,
-                    home_imps=imps.home,
-                    away_imps=imps.away,
-                    status=imps.status,
+                _BoardRow(
+                    match.pk,
+                    row.board,
+                    segment[row.board],
+                    row.open_ns,
+                    row.closed_ns,
+                    row.open_contract,
+                    row.closed_contract,
+                    imps.difference,
+                    imps.home,
+                    imps.away,
+                    imps.status,
                 )
                 for row, imps in zip(rows, scored.boards, strict=True)
             ]
@@ -212,20 +237,34 @@ class _Recompute:
             {t.pk: t.start_number for t in self.teams.values()}, scored, complete, self.setup.tiebreak
         )
         Standing.objects.filter(event=self.event).delete()
-        Standing.objects.bulk_create(
-            Standing(
-                event=self.event,
-                after_round=round_no,
-                team_id=row.team,
-                place=row.place,
-                vp=row.vp,
-                imps_won=row.imps_won,
-                imps_lost=row.imps_lost,
-                played=row.played,
-                version=self.version,
-            )
-            for round_no, rows in tables.items()
-            for row in rows
+        bulk.insert_rows(
+            Standing,
+            (
+                "event_id",
+                "after_round",
+                "team_id",
+                "place",
+                "vp",
+                "imps_won",
+                "imps_lost",
+                "played",
+                "version",
+            ),
+            (
+                (
+                    self.event.pk,
+                    round_no,
+                    row.team,
+                    row.place,
+                    row.vp,
+                    row.imps_won,
+                    row.imps_lost,
+                    row.played,
+                    self.version,
+                )  # fmt: skip
+                for round_no, rows in tables.items()
+                for row in rows
+            ),
         )
         self.complete_stage = len(complete)
         return [row.team for row in tables[complete[-1]]] if complete else []
@@ -310,17 +349,21 @@ class _Recompute:
                     segments.append(rights_engine.Segment(team, size, tuple(players) if players else None))
         rows, missing = rights_engine.boards_played(roster, segments)
         PlayerBoards.objects.filter(event=self.event).delete()
-        PlayerBoards.objects.bulk_create(
-            PlayerBoards(
-                event=self.event,
-                team_id=row.team,
-                person_id=row.person,
-                boards=row.boards,
-                team_boards=row.team_boards,
-                has_rights=row.has_rights,
-                version=self.version,
-            )
-            for row in rows
+        bulk.insert_rows(
+            PlayerBoards,
+            ("event_id", "team_id", "person_id", "boards", "team_boards", "has_rights", "version"),
+            (
+                (
+                    self.event.pk,
+                    row.team,
+                    row.person,
+                    row.boards,
+                    row.team_boards,
+                    row.has_rights,
+                    self.version,
+                )
+                for row in rows
+            ),
         )
         return missing
 
@@ -351,19 +394,31 @@ class _Recompute:
                         )
                     )
         PairButler.objects.filter(event=self.event).delete()
-        PairButler.objects.bulk_create(
-            PairButler(
-                event=self.event,
-                team_id=score.pair[0],
-                player_a_id=score.pair[1],
-                player_b_id=score.pair[2],
-                boards=score.boards,
-                imps=score.imps,
-                average=score.average,
-                rank=score.rank,
-                version=self.version,
-            )
-            for score in butler_engine.butler_pairs(plays)
+        bulk.insert_rows(
+            PairButler,
+            (
+                "event_id",
+                "team_id",
+                "player_a_id",
+                "player_b_id",
+                "boards",
+                "imps",
+                "average",
+                "rank",
+                "version",
+            ),
+            (
+                (
+                    self.event.pk,
+                    *score.pair,
+                    score.boards,
+                    score.imps,
+                    score.average,
+                    score.rank,
+                    self.version,
+                )
+                for score in butler_engine.butler_pairs(plays)
+            ),
         )
 
 

@@ -11,11 +11,13 @@ both share the place.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from django.db import transaction
 
 from rankings.services import results_changed
+from results import bulk
 from results.models import VersionedUpload
 from results.services import recompute
 from results.upload_decisions import Action
@@ -81,11 +83,15 @@ def _recompute(event_id: int, version: int) -> dict:
     if settings is None:
         return {"event": event_id, "version": version, "stages": 0}
     ruleset = settings.ruleset
-    stages = list(Stage.objects.filter(event=event).prefetch_related("groups").order_by("number"))
+    stages = list(Stage.objects.filter(event=event).prefetch_related("groups__rounds").order_by("number"))
     TableScore.objects.filter(table__round__group__stage__event=event).delete()
     Standing.objects.filter(stage__event=event).delete()
     TeamStanding.objects.filter(stage__event=event).delete()
-    tables = {t.pk: t for t in Table.objects.filter(round__group__stage__event=event)}
+    tables: dict[int, dict[str, int]] = defaultdict(dict)  # round id -> table number -> table id
+    for pk, round_id, number in Table.objects.filter(round__group__stage__event=event).values_list(
+        "pk", "round_id", "number"
+    ):
+        tables[round_id][str(number)] = pk
     counts = {"table_scores": 0, "standings": 0, "team_standings": 0}
     for stage in stages:
         try:
@@ -99,28 +105,29 @@ def _recompute(event_id: int, version: int) -> dict:
     return {"event": event_id, "version": version, "stages": len(stages), **counts}
 
 
+TABLE_SCORE_FIELDS = ("table_id", "participant_id", "forint", "points", "place", "event_version")
+STANDING_FIELDS = (
+    "stage_id", "group_id", "participant_id", "after_round", "place", "place_from", "place_to", "order", "points",
+    "forint", "tables", "byes", "round_points", "event_version",
+)  # fmt: skip
+TEAM_STANDING_FIELDS = (
+    "stage_id", "entry_id", "after_round", "place", "place_from", "place_to", "order", "points", "forint",
+    "members", "event_version",
+)  # fmt: skip
+
+
 def _table_scores(stage, rounds, ruleset, tables, version) -> int:
-    by_number = defaultdict(dict)
-    for t in tables.values():
-        by_number[(t.round_id)][str(t.number)] = t
+    by_number = tables
     round_ids = {(r.group_id, r.number): r.pk for g in stage.groups.all() for r in g.rounds.all()}
     rows = []
     for result in rounds:
         rid = round_ids[(int(result.group), result.round)]
         for table in result.tables:
             scored = score_table(table, ruleset)
+            table_id = by_number[rid][table.table]
             for key, points in scored.points.items():
-                rows.append(
-                    TableScore(
-                        table=by_number[rid][table.table],
-                        participant_id=int(key),
-                        forint=scored.forints[key],
-                        points=points,
-                        place=scored.places[key],
-                        event_version=version,
-                    )
-                )
-    TableScore.objects.bulk_create(rows)
+                rows.append((table_id, int(key), scored.forints[key], points, scored.places[key], version))
+    bulk.insert_rows(TableScore, TABLE_SCORE_FIELDS, rows)
     return len(rows)
 
 
@@ -145,9 +152,14 @@ def _deducted_upto(deductions, round_number) -> dict[str, int]:
 
 
 def _standings(stage, rounds, ruleset, version) -> int:
-    participants = list(Participant.objects.filter(stage=stage).select_related("group"))
+    participants = [
+        _Participant(str(pk), group_id, (order, number))
+        for pk, group_id, order, number in Participant.objects.filter(stage=stage).values_list(
+            "pk", "group_id", "group__order", "number"
+        )
+    ]
     deductions = _deductions(stage)
-    order_of = {p.key: (p.group.order, p.number) for p in participants}
+    order_of = {p.key: p.order for p in participants}
     groups = list(stage.groups.all())
     played = sorted({r.round for r in rounds})
     rows = []
@@ -165,27 +177,37 @@ def _standings(stage, rounds, ruleset, version) -> int:
                 display_key=order_of.get,
                 deductions=_deducted_upto(deductions, k),
             )
+            group_id = group.pk if group is not None else None
             for i, s in enumerate(table, start=1):
                 rows.append(
-                    Standing(
-                        stage=stage,
-                        group=group,
-                        participant_id=int(s.player),
-                        after_round=k,
-                        place=s.place,
-                        place_from=s.place_from,
-                        place_to=s.place_to,
-                        order=i,
-                        points=s.points,
-                        forint=s.forint,
-                        tables=s.tables,
-                        byes=s.byes,
-                        round_points=list(s.round_points),
-                        event_version=version,
-                    )
+                    (
+                        stage.pk,
+                        group_id,
+                        int(s.player),
+                        k,
+                        s.place,
+                        s.place_from,
+                        s.place_to,
+                        i,
+                        s.points,
+                        s.forint,
+                        s.tables,
+                        s.byes,
+                        json.dumps(list(s.round_points)),
+                        version,
+                    )  # fmt: skip
                 )
-    Standing.objects.bulk_create(rows)
+    bulk.insert_rows(Standing, STANDING_FIELDS, rows)
     return len(rows)
+
+
+class _Participant:
+    """A participant as the standings need it (no model instance per player)."""
+
+    __slots__ = ("key", "group_id", "order")
+
+    def __init__(self, key: str, group_id: int | None, order: tuple):
+        self.key, self.group_id, self.order = key, group_id, order
 
 
 def team_table(members: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, int, int, int]]:
@@ -228,20 +250,8 @@ def _team_standings(stage, version) -> int:
         )
     for k, members in by_round.items():
         for i, (entry, points, forint, lo, hi) in enumerate(team_table(members), start=1):
-            rows.append(
-                TeamStanding(
-                    stage=stage,
-                    entry_id=entry,
-                    after_round=k,
-                    place=str(lo) if lo == hi else f"{lo}-{hi}",
-                    place_from=lo,
-                    place_to=hi,
-                    order=i,
-                    points=points,
-                    forint=forint,
-                    members=sorted(names[k][entry], key=lambda m: m["line"]),
-                    event_version=version,
-                )
-            )
-    TeamStanding.objects.bulk_create(rows)
+            place = str(lo) if lo == hi else f"{lo}-{hi}"
+            shown = json.dumps(sorted(names[k][entry], key=lambda m: m["line"]))
+            rows.append((stage.pk, entry, k, place, lo, hi, i, points, forint, shown, version))
+    bulk.insert_rows(TeamStanding, TEAM_STANDING_FIELDS, rows)
     return len(rows)
