@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
-from django.utils import timezone
 
 from bridge.scoring.adjusted import ArtificialScore, Award, Penalty
 from bridge.scoring.incremental import LiveSession
@@ -41,6 +40,7 @@ from ..models import (
     Section,
     SessionPair,
     SessionStanding,
+    SessionStart,
     Substitution,
     Withdrawal,
 )
@@ -600,13 +600,20 @@ def _needs_hand_records(loaded: list[_Session]) -> list[int]:
     """Sessions whose deals are open and differ from their stored hand records: two queries at most."""
     if not loaded:
         return []
-    now = timezone.now()
+    # Deals open only on a recorded start (bridge.SessionStart), read for every session in one query.
+    started = set(
+        SessionStart.objects.filter(session__in=[item.session.pk for item in loaded]).values_list(
+            "session_id", flat=True
+        )
+    )
     deals_of: dict[int, dict[int, str]] = {}
     dealt = []  # sessions without deals in their results: their computer-dealt set's, once started
     for item in loaded:
+        if item.session.pk not in started:
+            continue
         if item.version.deals:
-            deals_of[item.session.pk] = dealing.deals_of_session(item.session, item.version, now)
-        elif item.session.has_started(now):
+            deals_of[item.session.pk] = {int(board): deal for board, deal in item.version.deals.items()}
+        else:
             dealt.append(item.session)
     if dealt:
         current = {}
@@ -618,7 +625,7 @@ def _needs_hand_records(loaded: list[_Session]) -> list[int]:
             deal_set = current.get(session.pk)
             if deal_set is not None:
                 deal_set.session = session  # dealing.current_set's row, without reading the session again
-                deals_of[session.pk] = dict(enumerate(dealing.open_set(deal_set, now), start=1))
+                deals_of[session.pk] = dict(enumerate(dealing.open_set(deal_set), start=1))
     deals_of = {session_id: deals for session_id, deals in deals_of.items() if deals}
     if not deals_of:
         return []

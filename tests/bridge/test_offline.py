@@ -174,7 +174,7 @@ def test_command_reads_a_windows_1250_file_and_refuses_an_undecodable_one_naming
     broken = tmp_path / "broken.pbn"
     broken.write_bytes(text.encode("cp1250").replace(b'[Board "2"]', b'[Board "2\x81"]'))
     line = text.splitlines().index('[Board "2"]') + 1
-    with pytest.raises(CommandError, match=rf"^line {line}: the file cannot be read as UTF-8"):
+    with pytest.raises(CommandError, match=rf"^{line}\. sor: a fájl nem olvasható UTF-8"):
         run_command(str(broken), "--json")
 
 

@@ -71,3 +71,18 @@ def test_behind_a_trusted_proxy_clients_are_throttled_apart(client, settings):
     ]
     other = client.get("/api/v1/federations/", HTTP_X_FORWARDED_FOR="198.51.100.2").status_code
     assert first == [200, 200, 200, 429] and other == 200
+
+
+@pytest.mark.django_db
+def test_a_request_without_a_peer_address_gets_one_the_lockout_can_store():
+    """A Unix-socket or test request has no usable REMOTE_ADDR; the lockout stores the address in an IP column,
+    which PostgreSQL refuses for anything that is not an address (a failed login there was a 500)."""
+    import ipaddress
+
+    from django.test import RequestFactory
+
+    from federation.client_ip import client_ip
+
+    for remote in ("", "unix:/run/gunicorn.sock", "not-an-address"):
+        request = RequestFactory().get("/", REMOTE_ADDR=remote)
+        ipaddress.ip_address(client_ip(request))

@@ -260,7 +260,7 @@ def test_api_reupload_answers_409_then_takes_the_choice(published, adjusted):
         {"boards": boards, "decisions": {str(adjusted.pk): "set_aside"}, "based_on_version": 2},
         format="json",
     )
-    assert response.status_code == 400 and "needs a reason" in str(response.json())
+    assert response.status_code == 400 and "indoklás kell" in str(response.json())  # the API speaks Hungarian
     response = api.post(
         url,
         {
@@ -278,7 +278,7 @@ def test_api_reupload_answers_409_then_takes_the_choice(published, adjusted):
     stale = api.post(
         url, {"boards": boards, "decisions": {str(adjusted.pk): "keep"}, "based_on_version": 2}, format="json"
     )
-    assert stale.status_code == 400 and "changed meanwhile" in str(stale.json())
+    assert stale.status_code == 400 and "közben megváltozott" in str(stale.json())  # Hungarian API
 
 
 def test_api_schema_documents_the_409(client):
