@@ -370,7 +370,9 @@ def test_the_api_answers_409_with_the_artificial_score_and_takes_the_resolution(
     assert conflict["upload"]["contract"] == row["contract"] and conflict["decision"]["artificial"] == "A+/A-"
 
     bad = api_upload(api, uploaded, text, name, decisions=json.dumps({ruling.pk: "set_aside"}))
-    assert bad.status_code == 400 and "miért ejti el" in bad.json()["errors"][0] and counts() == before  # Hungarian API
+    assert (
+        bad.status_code == 400 and "miért ejti el" in bad.json()["errors"][0] and counts() == before
+    )  # Hungarian API
     stale = api_upload(
         api, uploaded, text, name, decisions=json.dumps({ruling.pk: "keep"}), base_version=ruling.pk - 1
     )
