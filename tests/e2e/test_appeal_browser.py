@@ -40,9 +40,9 @@ class Walk:
         self.go(reverse("login"))
         self.driver.find_element(By.NAME, "username").send_keys(user.username)
         self.driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-        self.driver.find_element(
-            By.CSS_SELECTOR, "main form button[type=submit], main form input[type=submit]"
-        ).click()
+        # Wait for the login's answer: a page opened before it arrives races the POST (and may be
+        # served to the previous user or to nobody).
+        self.click("main form button[type=submit], main form input[type=submit]")
 
     def fill(self, form_css, values):
         from selenium.webdriver.common.by import By
