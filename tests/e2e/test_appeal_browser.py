@@ -85,15 +85,15 @@ class Walk:
         return self.driver.find_element(By.TAG_NAME, "main").text
 
 
-@pytest.fixture
-def scored(transactional_db, mbsz, make_user):
-    """A scored, published bridge pairs session with a director and a 3+2 appeals committee."""
+def laid_out_session(mbsz, make_user, title):
+    """A 12-pair club event with its director and a 3+2 appeals committee, one Mitchell session laid out and
+    its results played (not uploaded): (event, session, director, members, rows)."""
     from appeals.services import committee
-    from bridge.services import sample, setup, uploads
+    from bridge.services import sample, setup
     from federation.models import Role
 
     start = timezone.now() - datetime.timedelta(hours=4)
-    event = sample.event_with_pairs(mbsz, pairs=12, title="Böngészős páros", start=start)
+    event = sample.event_with_pairs(mbsz, pairs=12, title=title, start=start)
     event.event_class, event.masterpoint_multiplier, event.appeal_deposit = "club", "1.00", 2000
     event.save()
     director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
@@ -107,7 +107,15 @@ def scored(transactional_db, mbsz, make_user):
         announced=event.sessions.first(),
         boards_per_round=3,
     )
-    rows = sample.play(session, random.Random(7))
+    return event, session, director, members, sample.play(session, random.Random(7))
+
+
+@pytest.fixture
+def scored(transactional_db, mbsz, make_user):
+    """A scored, published bridge pairs session with a director and a 3+2 appeals committee."""
+    from bridge.services import sample, setup, uploads
+
+    event, session, director, members, rows = laid_out_session(mbsz, make_user, "Böngészős páros")
     uploads.upload(session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director)
     setup.publish(session, director)
     return event, session, director, members

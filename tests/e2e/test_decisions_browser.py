@@ -10,14 +10,13 @@ SCREENSHOTS=<folder> keeps a picture of each step; the confirmation page is alwa
 
 import datetime
 import os
-import random
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.e2e.test_appeal_browser import Walk
+from tests.e2e.test_appeal_browser import Walk, laid_out_session
 
 pytestmark = [pytest.mark.e2e]
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,27 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def prepared(transactional_db, mbsz, make_user):
     """A pairs session laid out (no results yet), its director, a 3+2 appeals committee, a player."""
-    from appeals.services import committee
-    from bridge.services import sample, setup
-    from federation.models import Role
-
-    start = timezone.now() - datetime.timedelta(hours=4)
-    event = sample.event_with_pairs(mbsz, pairs=12, title="Rétegzett páros", start=start)
-    event.event_class, event.masterpoint_multiplier, event.appeal_deposit = "club", "1.00", 2000
-    event.save()
-    director = make_user("td@example.hu", kind=Role.DIRECTOR, event=event)
-    members = [
-        committee.add_member(event, make_user(f"ob{i}@example.hu"), is_alternate=i >= 3) for i in range(5)
-    ]
-    session = setup.create_session(
-        event,
-        movement="mitchell",
-        pairs=setup.pairs_from_entries(event),
-        announced=event.sessions.first(),
-        boards_per_round=3,
-    )
-    rows = sample.play(session, random.Random(7))
-    return event, session, director, members, rows
+    return laid_out_session(mbsz, make_user, "Rétegzett páros")
 
 
 def publish_appeal(event, session, director, make_user, board_score, labels):
