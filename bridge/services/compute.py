@@ -612,7 +612,7 @@ def _needs_hand_records(loaded: list[_Session]) -> list[int]:
         if item.session.pk not in started:
             continue
         if item.version.deals:
-            deals_of[item.session.pk] = {int(board): deal for board, deal in item.version.deals.items()}
+            deals_of[item.session.pk] = dealing.deals_of_session(item.session, item.version, started=True)
         else:
             dealt.append(item.session)
     if dealt:
@@ -625,7 +625,7 @@ def _needs_hand_records(loaded: list[_Session]) -> list[int]:
             deal_set = current.get(session.pk)
             if deal_set is not None:
                 deal_set.session = session  # dealing.current_set's row, without reading the session again
-                deals_of[session.pk] = dict(enumerate(dealing.open_set(deal_set), start=1))
+                deals_of[session.pk] = dict(enumerate(dealing.open_set(deal_set, started=True), start=1))
     deals_of = {session_id: deals for session_id, deals in deals_of.items() if deals}
     if not deals_of:
         return []

@@ -69,9 +69,12 @@ def current_set(session: PairSession) -> DealSet | None:
     return DealSet.objects.filter(session=session).order_by("-created_at", "-pk").first()
 
 
-def open_set(deal_set: DealSet) -> list[str]:
-    """The deals in the order generated; Sealed before the session's start is recorded (for everybody)."""
-    if not deal_set.session.has_started():
+def open_set(deal_set: DealSet, *, started: bool | None = None) -> list[str]:
+    """The deals in the order generated; Sealed before the session's start is recorded (for everybody).
+
+    `started`: whether the start is recorded, when the caller has read it already (the recompute reads it for
+    every session at once); None reads it."""
+    if not (deal_set.session.has_started() if started is None else started):
         raise Sealed(_("the deals stay sealed until the session starts"))
     seed = _xor(bytes.fromhex(deal_set.sealed_seed), _mask(deal_set.set_id))
     if hashlib.sha256(seed).hexdigest() != deal_set.seed_hash:
@@ -79,19 +82,20 @@ def open_set(deal_set: DealSet) -> list[str]:
     return engine.deal_set(seed, deal_set.boards, deal_set.set_id)
 
 
-def deals_of_session(session: PairSession, version=None) -> dict[int, str]:
+def deals_of_session(session: PairSession, version=None, *, started: bool | None = None) -> dict[int, str]:
     """Board -> deal: the uploaded file's deals, else the computer-dealt set's; empty while sealed.
 
-    Both wait for the recorded start (results uploaded record it, so uploaded deals open with them).
+    Both wait for the recorded start (results uploaded record it, so uploaded deals open with them);
+    `started` as for `open_set`.
     """
-    if not session.has_started():
+    if not (session.has_started() if started is None else started):
         return {}
     if version is not None and version.deals:
         return {int(board): deal for board, deal in version.deals.items()}
     deal_set = current_set(session)
     if deal_set is None:
         return {}
-    return dict(enumerate(open_set(deal_set), start=1))
+    return dict(enumerate(open_set(deal_set, started=True), start=1))
 
 
 def is_sealed(session: PairSession) -> bool:
