@@ -14,10 +14,13 @@ writing anything; pages show the list and ask, the API answers 409 with it.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from federation.immutable import AppendOnly
 
 from .models import VersionedUpload
 
@@ -33,6 +36,25 @@ class Action(models.TextChoices):
     KEPT = "keep", gettext_lazy("kept")
     RECONFIRMED = "reconfirm", gettext_lazy("re-confirmed")
     SET_ASIDE = "set_aside", gettext_lazy("set aside")
+
+
+class RecordedDecision(AppendOnly):
+    """Abstract: what one new version did with a decision in force (carried, kept, re-confirmed or set aside,
+    and why). Each app adds its `upload` and `decision` foreign keys to its own upload model and its Meta."""
+
+    action = models.CharField(gettext_lazy("action"), max_length=10, choices=Action.choices)
+    reason = models.CharField(gettext_lazy("reason"), max_length=500, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["upload", "decision"]
+        verbose_name = gettext_lazy("decision carried by an upload")
+        verbose_name_plural = gettext_lazy("decisions carried by uploads")
+
+    def __str__(self):
+        return f"{self.upload_id}: {self.decision_id} {self.action}"
 
 
 CHOICES = (Action.KEPT, Action.RECONFIRMED, Action.SET_ASIDE)

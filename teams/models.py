@@ -18,7 +18,7 @@ from bridge.teams.pairing.knockout import plan_match
 from federation.immutable import AppendOnly
 from federation.models import Person
 from results.models import VersionedUpload
-from results.upload_decisions import Action
+from results.upload_decisions import RecordedDecision
 from tournaments.models import Entry, Event
 
 SCOPE = "bridge-teams"
@@ -326,27 +326,17 @@ class LineUpSeat(AppendOnly):
         return f"{self.lineup_id}/{self.segment}: {self.person_id} {self.room}"
 
 
-class UploadDecision(AppendOnly):
+class UploadDecision(RecordedDecision):
     """What a match's new version did with a decision in force (results.upload_decisions): carried it
     (the upload did not touch it), kept it (re-applied on top), re-confirmed it, or set it aside (why)."""
 
     upload = models.ForeignKey(MatchUpload, on_delete=models.PROTECT, related_name="decisions_recorded")
     decision = models.ForeignKey(MatchUpload, on_delete=models.PROTECT, related_name="later_actions")
-    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
-    reason = models.CharField(_("reason"), max_length=500, blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    decided_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["upload", "decision"]
+    class Meta(RecordedDecision.Meta):
         constraints = [
             models.UniqueConstraint(fields=["upload", "decision"], name="teams_one_action_per_decision")
         ]
-        verbose_name = _("decision carried by an upload")
-        verbose_name_plural = _("decisions carried by uploads")
-
-    def __str__(self):
-        return f"{self.upload_id}: {self.decision_id} {self.action}"
 
 
 # --- materialised by the recompute task ----------------------------------------------------------------

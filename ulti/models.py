@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.immutable import AppendOnly
 from results.models import VersionedUpload
-from results.upload_decisions import Action
+from results.upload_decisions import RecordedDecision
 from ulti.rules import RuleSet, get_ruleset
 
 SCOPE = "ulti"
@@ -295,27 +295,17 @@ class PointDeduction(AppendOnly):
         return f"{self.upload}: {self.participant_id} -{self.points}"
 
 
-class UploadDecision(AppendOnly):
+class UploadDecision(RecordedDecision):
     """What a round's new version did with a decision in force (results.upload_decisions): carried it (the
     upload did not touch its table), kept it (re-applied on top), re-confirmed it, or set it aside (why)."""
 
     upload = models.ForeignKey(RoundUpload, on_delete=models.PROTECT, related_name="decisions_recorded")
     decision = models.ForeignKey(RoundUpload, on_delete=models.PROTECT, related_name="later_actions")
-    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
-    reason = models.CharField(_("reason"), max_length=500, blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    decided_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["upload", "decision"]
+    class Meta(RecordedDecision.Meta):
         constraints = [
             models.UniqueConstraint(fields=["upload", "decision"], name="ulti_one_action_per_decision")
         ]
-        verbose_name = _("decision carried by an upload")
-        verbose_name_plural = _("decisions carried by uploads")
-
-    def __str__(self):
-        return f"{self.upload_id}: {self.decision_id} {self.action}"
 
 
 class ScoreSheet(AppendOnly):
