@@ -33,7 +33,7 @@ def _session_of(decision):
 
 def _ruling(decision):
     """(session, the arguments of the bridge ruling, the decision field of each penalty)."""
-    from bridge.scoring.adjusted import Penalty
+    from bridge.engine.scoring.adjusted import Penalty
 
     appeal = decision.appeal
     session = _session_of(decision)
@@ -138,8 +138,8 @@ def apply_bridge_measure(measure):
     """The director's point deduction (VSz 23, 32): a session-total procedural penalty in percent of the top,
     taken from the pair the player plays in, in the session the measure names (else the latest session with
     results); a new version by the director (source "adjustment"), the measure's reason as its note."""
+    from bridge.engine.scoring.adjusted import Penalty
     from bridge.models import PairSession, SessionPair
-    from bridge.scoring.adjusted import Penalty
     from bridge.services.adjustments import RulingError, apply_ruling
     from bridge.services.versions import latest_version
 

@@ -57,9 +57,9 @@ def _admin(sql: str) -> None:
 
 def field(pairs: int, rng: random.Random, rounds: int = 9, per_round: int = 3):
     """Engine entries per board for `pairs` pairs in sections of 12-13 tables, and each pair's line."""
-    from bridge import movements
-    from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
-    from bridge.scoring.session import Entry
+    from bridge.engine import movements
+    from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
+    from bridge.engine.scoring.session import Entry
 
     tables = pairs // 2
     sections = max(1, round(tables / 12.5))
@@ -133,7 +133,7 @@ def engine_times(boards, repeat=REPEAT, read_rows=False, clock=time.perf_counter
     The engine builds a board's row objects (EntryScore) from its result arrays when the board is first
     read; the recompute reads them all to store them, so that cost is shown too.
     """
-    from bridge.scoring.session import score_session
+    from bridge.engine.scoring.session import score_session
 
     times = []
     for _ in range(repeat):
@@ -171,7 +171,8 @@ def portal_session(pairs: int, title: str):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from bridge.services import sample, setup
+    from bridge.services import setup
+    from demo import bridge_sample as sample
     from federation.models import Federation
 
     mbsz, _ = Federation.objects.get_or_create(

@@ -72,7 +72,7 @@ def copy_rows(cursor, table: str, columns: list[str], rows, chunk: int = 200_000
 def load(players: int, awards: int, events: int, seed: int) -> None:
     from django.db import connection, transaction
 
-    from federation.demo import FEMALE_NAMES, LAST_NAMES, MALE_NAMES
+    from demo.federation import FEMALE_NAMES, LAST_NAMES, MALE_NAMES
     from federation.models import Club, Federation
     from rankings.models import Award, AwardVersion
     from tournaments.models import Event

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bridge.teams.pairing.first_round import seeded_first_round  # noqa: E402
-from bridge.teams.pairing.ranking import rank_for_pairing  # noqa: E402
-from bridge.teams.pairing.standing import TeamStanding  # noqa: E402
-from bridge.teams.pairing.swiss import _Field, _match, pair_swiss  # noqa: E402
-from bridge.teams.vp import wbf_vp  # noqa: E402
+from teams.engine.pairing.first_round import seeded_first_round  # noqa: E402
+from teams.engine.pairing.ranking import rank_for_pairing  # noqa: E402
+from teams.engine.pairing.standing import TeamStanding  # noqa: E402
+from teams.engine.pairing.swiss import _Field, _match, pair_swiss  # noqa: E402
+from teams.engine.vp import wbf_vp  # noqa: E402
 
 
 def play_round(teams: dict[int, TeamStanding], pairing, rng: random.Random) -> None:

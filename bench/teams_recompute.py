@@ -24,10 +24,10 @@ ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 def build():
     from django.contrib.auth import get_user_model
 
+    from demo.teams import _lineup
     from federation.models import Federation, Person
-    from teams.demo import _lineup
+    from teams.engine.parsed import ParsedBoard, ParsedResult
     from teams.models import TeamEvent
-    from teams.parsed import ParsedBoard, ParsedResult
     from teams.services import pairing, results
     from tournaments.models import Entry, EntryMember, Event
 

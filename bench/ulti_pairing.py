@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ulti.pairing.swiss import Player, pair_round  # noqa: E402
-from ulti.rules import MAUSZ  # noqa: E402
-from ulti.tables import TableResult, score_table  # noqa: E402
+from ulti.engine.pairing.swiss import Player, pair_round  # noqa: E402
+from ulti.engine.rulesets import MAUSZ  # noqa: E402
+from ulti.engine.tables import TableResult, score_table  # noqa: E402
 
 
 def random_table_forints(rng: random.Random) -> tuple[int, int, int]:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
 
-from bridge.scoring.adjusted import ArtificialScore
-from bridge.scoring.contract import (
+from bridge.engine.scoring.adjusted import ArtificialScore
+from bridge.engine.scoring.contract import (
     SEATS,
     board_vulnerability,
     contract_score,

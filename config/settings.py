@@ -54,7 +54,9 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "auditlog",
-    "rules.apps.AutodiscoverRulesConfig",
+    # Without autodiscovery of rules.py: each app declares its permissions in permissions.py
+    # (loaded by federation.apps.FederationConfig.ready).
+    "rules",
     "bootstrap",
     "federation",
     "tournaments",
@@ -64,6 +66,7 @@ INSTALLED_APPS = [
     "teams",
     "rankings",
     "appeals",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +84,8 @@ MIDDLEWARE = [
     # Records the logged-in (or API-token) user as the actor of every audit-log entry of the request.
     "federation.audit.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # federation.access.LoginRequired raised by a page: a redirect to the login page.
+    "federation.access.LoginRequiredMiddleware",
     # A query-string value a page cannot use (config.query.BadQuery) answers 400 with the reason.
     "federation.middleware.BadQueryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -257,6 +262,8 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # federation.access.LoginRequired (an anonymous caller) as DRF's NotAuthenticated.
+    "EXCEPTION_HANDLER": "federation.access.api_exception_handler",
     # Per client address (anonymous) and per user; 429 with Retry-After beyond them (config/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.AnonRateThrottle", "config.throttling.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {

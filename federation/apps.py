@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.module_loading import autodiscover_modules
 
 
 class FederationConfig(AppConfig):
@@ -9,3 +10,5 @@ class FederationConfig(AppConfig):
         from . import audit
 
         audit.register_models()
+        # Every installed app declares its `rules` permissions in its own permissions.py.
+        autodiscover_modules("permissions")

@@ -108,7 +108,7 @@ VIEW_AUDIT_LOG = "federation.view_audit_log"
 
 
 def register_models():
-    from .permissions import is_federation_staff, is_superuser
+    from .predicates import is_federation_staff, is_superuser
 
     if not rules.perm_exists(VIEW_AUDIT_LOG):
         # Any federation's staff (they see their own federation's rows) and superusers (all rows).

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 
 from .audit import VIEW_AUDIT_LOG
 from .models import Role
-from .permissions import _roles
+from .predicates import _roles
 
 PAGE_SIZE = 50
 ACTION_LABELS = {

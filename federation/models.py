@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import age
+from .engine import age
 
 
 class Federation(models.Model):

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from .models import Notification, Role
-from .permissions import _roles
+from .predicates import _roles
 from .tasks import max_attempts
 
 VIEW_OUTBOX = "federation.view_outbox"

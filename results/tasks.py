@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from config.celery import publish
+from config.celery import enqueue_once_on_commit, publish
 
 from .models import RecomputeState
 
@@ -28,14 +28,28 @@ logger = logging.getLogger(__name__)
 
 # scope -> Celery task taking the event id, e.g. "bridge-pairs" -> bridge.tasks.recompute_pair_results
 RECOMPUTE_TASKS: dict = {}
+# (scope, kind) -> a partial recompute's task (e.g. one table's boards), taking the event id and its arguments
+PARTIAL_TASKS: dict = {}
 
 DEFAULT_GRACE_SECONDS = 120
 BATCH = 200
 
 
-def register_recompute(scope: str, task) -> None:
-    """Tell the sweeper which task recomputes a scope (call from the game app's AppConfig.ready())."""
-    RECOMPUTE_TASKS[scope] = task
+def register_recompute(scope: str, task, *, partial: str | None = None) -> None:
+    """Tell the sweeper and `request_recompute` which task recomputes a scope (call from the game app's
+    AppConfig.ready()); `partial` names a task that recomputes only part of an event."""
+    if partial is None:
+        RECOMPUTE_TASKS[scope] = task
+    else:
+        PARTIAL_TASKS[scope, partial] = task
+
+
+def request_recompute(scope: str, event_id: int, *args, partial: str | None = None) -> None:
+    """Publish the scope's registered recompute once the surrounding transaction commits (once per
+    transaction for the same arguments). The one way a service asks for a recompute: game services never
+    import their own tasks module, so tasks -> services is the only direction between them."""
+    task = RECOMPUTE_TASKS[scope] if partial is None else PARTIAL_TASKS[scope, partial]
+    enqueue_once_on_commit(task, event_id, *args)
 
 
 def grace_seconds() -> float:

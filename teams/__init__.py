@@ -1,5 +1,5 @@
 """Bridge team events (VSz 33) on the portal: the event's options, its teams (from the tournaments
-entries), rounds paired by the `bridge.teams` engines (Danish, Swiss, Danish-Swiss, round robin,
+entries), rounds paired by the `teams.engine.pairing` generators (Danish, Swiss, Danish-Swiss, round robin,
 knockout with an optional consolation bracket), versioned match results, line-ups, and the standings,
 boards played per player and Butler of the pairs that the recompute task stores.
 

@@ -22,8 +22,8 @@ from results.upload_input import UploadInputError, check_request_size, read_uplo
 from tournaments.models import Event, public_events_q
 
 from .csv_upload import parse_csv
+from .engine.parsed import ParsedBoard, ParsedResult, UploadError
 from .models import Match, MatchResult, Round, Standing, Team
-from .parsed import ParsedBoard, ParsedResult, UploadError
 from .pbn_upload import parse_pbn
 from .services import Refused
 from .services import pairing as pairing_service

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from results.upload_input import UploadInputError, decode_text
 
-from .parsed import ParsedResult, RoomResults, UploadError, board_number
+from .engine.parsed import ParsedResult, RoomResults, UploadError, board_number
 from .scores import room_score
 
 ROOMS = {"open": "open", "o": "open", "nyitott": "open", "closed": "closed", "c": "closed", "zárt": "closed"}

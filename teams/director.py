@@ -20,9 +20,9 @@ from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, read_upload_bytes
 
 from .csv_upload import parse_csv
+from .engine.parsed import UploadError, parsed_from_json, parsed_to_json
 from .forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
 from .models import Match, Round, minimum_refusal
-from .parsed import UploadError, parsed_from_json, parsed_to_json
 from .pbn_upload import parse_pbn
 from .services import Refused
 from .services import pairing as pairing_service

@@ -4,8 +4,8 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from .engine.parsed import ParsedBoard, ParsedResult, UploadError
 from .models import TeamEvent
-from .parsed import ParsedBoard, ParsedResult, UploadError
 from .scores import room_score
 
 

@@ -14,11 +14,11 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from bridge.teams.pairing.knockout import plan_match
 from federation.immutable import AppendOnly
 from federation.models import Person
 from results.models import VersionedUpload
 from results.upload_decisions import RecordedDecision
+from teams.engine.pairing.knockout import plan_match
 from tournaments.models import Entry, Event
 
 SCOPE = "bridge-teams"

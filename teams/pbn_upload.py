@@ -7,10 +7,10 @@ PBN reader, so its refusals keep their line numbers too.
 
 from django.utils.translation import gettext as _
 
-from bridge.pbn.reader import PbnError, read_games
+from bridge.engine.pbn.reader import PbnError, read_games
 from results.upload_input import UploadInputError, decode_text
 
-from .parsed import ParsedResult, RoomResults, UploadError, board_number
+from .engine.parsed import ParsedResult, RoomResults, UploadError, board_number
 from .scores import room_score
 
 ROOMS = {"open": "open", "closed": "closed", "o": "open", "c": "closed"}

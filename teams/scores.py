@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext as _
 
-from bridge.scoring.contract import (
+from bridge.engine.scoring.contract import (
     board_vulnerability,
     contract_score,
     is_possible_score,

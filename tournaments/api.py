@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from federation.api_permissions import RulesPermission
 
-from . import fees
+from .engine import fees
 from .filters import EventFilter
 from .models import Division, Entry, EntryMember, Event, Session
 from .queries import visible_events

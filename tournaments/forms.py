@@ -6,7 +6,7 @@ from django.forms import inlineformset_factory
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Federation, Role
-from ulti.rules import ruleset_keys
+from ulti.engine.rulesets import ruleset_keys
 
 from .models import Division, Event, Session
 

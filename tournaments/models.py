@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.immutable import AppendOnly
 from federation.models import Club, Federation, Person, Region
 
-from . import eligibility, fees, formats
+from .engine import eligibility, fees, formats
 
 
 class Event(models.Model):

@@ -3,7 +3,7 @@
 from django.utils import formats as date_formats
 from django.utils.translation import gettext as _
 
-from .eligibility import Refusal
+from .engine.eligibility import Refusal
 
 
 class Refused(Exception):

@@ -8,8 +8,6 @@ class UltiConfig(AppConfig):
     verbose_name = _("Ulti")
 
     def ready(self):
-        # ulti/rules.py is the rule-set engine, so the permissions have their own module.
-        from . import permissions  # noqa: F401
         from .services import source
 
         source.register()

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.immutable import AppendOnly
 from results.models import VersionedUpload
 from results.upload_decisions import RecordedDecision
-from ulti.rules import RuleSet, get_ruleset
+from ulti.engine.rulesets import RuleSet, get_ruleset
 
 SCOPE = "ulti"
 

@@ -1,13 +1,12 @@
-"""Permissions of ulti events (see federation/permissions.py for the mechanism).
+"""Permissions of ulti events (see federation/predicates.py for the mechanism).
 
-``ulti/rules.py`` is the rule-set engine, so this app's `rules` permissions live here and are loaded by
-``UltiConfig.ready``. The director of the event and the staff of its federation (and superusers) draw,
+The director of the event and the staff of its federation (and superusers) draw,
 publish, edit and upload; everybody reads the published rounds and the standings of a public event.
 """
 
 import rules
 
-from federation.permissions import is_event_director, is_federation_staff, is_superuser
+from federation.predicates import is_event_director, is_federation_staff, is_superuser
 
 runs_event = is_superuser | is_event_director | is_federation_staff
 

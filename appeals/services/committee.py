@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.models import Role
-from federation.permissions import forget_roles, is_event_director
+from federation.predicates import forget_roles, is_event_director
 from tournaments.models import Event
 
 from ..models import Appeal, Committee, CommitteeMember, EventStart, FederationSettings, TimelineEntry

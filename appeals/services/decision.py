@@ -34,7 +34,7 @@ def build(appeal, user, instance, **fields) -> Decision:
     decision = Decision(appeal=appeal, instance=instance, proposed_by=user, **fields)
     decision.full_clean(exclude=["appeal", "proposed_by"])
     if decision.artificial and appeal.event.federation.game == "bridge":
-        from bridge.scoring.adjusted import ArtificialScore
+        from bridge.engine.scoring.adjusted import ArtificialScore
 
         try:
             decision.artificial = str(ArtificialScore.parse(decision.artificial))

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from bridge import movements
+from bridge.engine import movements
 
 
 class PairEvent(models.Model):
@@ -22,7 +22,7 @@ class PairEvent(models.Model):
         HAND = "hand", _("by hand (tenths, whole session totals)")
 
     class TieBreak(models.TextChoices):
-        # bridge.scoring.tiebreak.TieBreak: the values must stay the same.
+        # bridge.engine.scoring.tiebreak.TieBreak: the values must stay the same.
         SHARED = "shared", _("none: equal totals share the place (VSz 26)")
         HEAD_TO_HEAD = "head_to_head", _("head-to-head: matchpoints scored against each other")
         BEST_BOARDS = "best_boards", _("best boards: more boards above average, then more tops")

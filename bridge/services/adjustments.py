@@ -10,8 +10,8 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from bridge.scoring.adjusted import ArtificialScore, Penalty
-from bridge.scoring.contract import board_vulnerability, is_possible_score, vulnerable_sides
+from bridge.engine.scoring.adjusted import ArtificialScore, Penalty
+from bridge.engine.scoring.contract import board_vulnerability, is_possible_score, vulnerable_sides
 from results.models import VersionedUpload
 
 from ..models import PairSession, ResultVersion, SessionPair
@@ -74,7 +74,7 @@ def apply_ruling(
       Either replaces the table's result, or adds it when the table has none (e.g. the board was not
       played). Give neither to leave the result as it is.
     - `penalties`: procedural penalties (VSz 32) in percent of the top, each a
-      `bridge.scoring.adjusted.Penalty(pair, percent, board, reason)` or a tuple `(pair, percent[, board])`;
+      `bridge.engine.scoring.adjusted.Penalty(pair, percent, board, reason)` or a tuple `(pair, percent[, board])`;
       board None takes it from the session total. Pairs as above.
     - `reason`: why (kept on the version); `user`: who decided; `source`: "appeal" (appeals committee)
       or "adjustment" (the director).

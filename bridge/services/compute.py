@@ -16,11 +16,11 @@ from typing import NamedTuple
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 
-from bridge.scoring.adjusted import ArtificialScore, Award, Penalty
-from bridge.scoring.incremental import LiveSession
-from bridge.scoring.matchpoints import percentage
-from bridge.scoring.session import Entry, Method, PairTotal, SessionScore, _rank, score_session
-from bridge.scoring.tiebreak import Played, TieBreak, played_results, relabel, tie_break
+from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
+from bridge.engine.scoring.incremental import LiveSession
+from bridge.engine.scoring.matchpoints import percentage
+from bridge.engine.scoring.session import Entry, Method, PairTotal, SessionScore, _rank, score_session
+from bridge.engine.scoring.tiebreak import Played, TieBreak, played_results, relabel, tie_break
 from config.celery import enqueue_on_commit
 from federation.models import Person
 from results.models import VersionedUpload
@@ -695,7 +695,7 @@ def recompute_boards(event_id: int, session_id: int, boards) -> dict:
     the stored rows are not exactly those of the version before (or a withdrawal, an announced tie-break
     over several sessions, a substitute in another session would need the whole event).
 
-    The engine state (bridge.scoring.incremental) is kept per session in this process, keyed by the
+    The engine state (bridge.engine.scoring.incremental) is kept per session in this process, keyed by the
     version it reflects: versions never change, so a state found is always right for that version."""
     with recompute(event_id, SCOPE) as state:
         if state.computed_at is not None and state.computed_version >= state.latest_version:

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bridge import dealing as engine
+from bridge.engine import dealing as engine
 from config.celery import enqueue_on_commit
 
 from ..models import DealSet, PairSession, SessionStart

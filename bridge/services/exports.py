@@ -3,11 +3,11 @@
 Built from the stored standings rows, never by scoring again.
 """
 
-from bridge.pbn.records import SCORING_TAGS, BoardRecord, ResultRecord, SessionRecord, TotalRecord
-from bridge.pbn.usebio import write_usebio
-from bridge.pbn.writer import write_session
-from bridge.scoring.contract import board_dealer, board_vulnerability
-from bridge.scoring.session import Method
+from bridge.engine.pbn.records import SCORING_TAGS, BoardRecord, ResultRecord, SessionRecord, TotalRecord
+from bridge.engine.pbn.usebio import write_usebio
+from bridge.engine.pbn.writer import write_session
+from bridge.engine.scoring.contract import board_dealer, board_vulnerability
+from bridge.engine.scoring.session import Method
 
 from ..models import BoardScore, PairSession, SessionPair, SessionStanding
 from . import dealing, setup

@@ -6,7 +6,7 @@ are written, only for deals it has not analysed yet; pages only read the stored 
 
 from django.db import transaction
 
-from bridge.scoring.contract import board_dealer, board_vulnerability
+from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 
 from ..models import HandRecord, PairSession
 from . import dealing, versions

@@ -171,7 +171,7 @@ def decorate(rows):
 
 def hand_diagram(deal: str) -> dict[str, list]:
     """Seat -> [(suit symbol html, holding)] from a PBN deal."""
-    from bridge.dealing import parse_pbn_deal
+    from bridge.engine.dealing import parse_pbn_deal
 
     hands = parse_pbn_deal(deal)
     return {

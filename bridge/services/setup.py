@@ -5,7 +5,7 @@ import math
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from bridge import movements
+from bridge.engine import movements
 from tournaments.models import Entry
 
 from ..models import Pair, PairEvent, PairSession, Section, SessionPair

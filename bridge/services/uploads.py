@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from bridge.csv_upload import CsvError, Problem, read_csv, result_of
-from bridge.pbn.reader import PbnError, read_session
+from bridge.engine.pbn.reader import PbnError, read_session
 from results.models import VersionedUpload
 
 from ..models import Pair, PairSession, ResultVersion, Section, SessionPair

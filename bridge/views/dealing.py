@@ -6,8 +6,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from bridge import dealing as engine
-from bridge.pbn.reader import PbnError, read_games
+from bridge.engine import dealing as engine
+from bridge.engine.pbn.reader import PbnError, read_games
 from results.upload_input import UploadInputError, read_upload_text
 
 from ..models import SessionStart

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from bridge import movements
+from bridge.engine import movements
 from federation.models import Membership
 from results.models import VersionedUpload
 from results.upload_input import UploadInputError, read_upload_text

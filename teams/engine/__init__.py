@@ -1,5 +1,5 @@
-"""Plain-Python helpers of the teams app (no Django): standings by round, knockout places, Butler, rights.
+"""Team-event engines (VSz 33): plain Python, nothing from Django.
 
-The match scoring, VP scales and pairing generators themselves live in `bridge.teams`; these modules only
-combine their results the way a whole event needs.
+Match scoring and VP scales (`match`, `vp`), the match options, the five pairing formats (`pairing/`), parsed
+match results (`parsed`), standings by round, knockout places, Butler and qualification rights.
 """

@@ -1,7 +1,7 @@
 """Butler ranking of the pairs of a team event: each result scored in IMPs against the board's datum.
 
 Every table of a round plays the same boards, so a board's datum is taken over all the results of that
-board in that round (both rooms of every match), with `bridge.scoring.butler` (trimmed mean, rounded to
+board in that round (both rooms of every match), with `bridge.engine.scoring.butler` (trimmed mean, rounded to
 10). A pair is two players who sat together; its NS results count with their sign, EW results negated.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from bridge.scoring.butler import butler_imps
+from bridge.engine.scoring.butler import butler_imps
 
 
 @dataclass(frozen=True)

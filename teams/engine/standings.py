@@ -10,8 +10,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from bridge.teams.pairing.ranking import final_table
-from bridge.teams.pairing.standing import TeamStanding
+from teams.engine.pairing.ranking import final_table
+from teams.engine.pairing.standing import TeamStanding
 
 ZERO = Decimal(0)
 

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from results.upload_decisions import DECISION_SOURCES, Action, described
 
+from ..engine.parsed import ParsedResult, UploadError
 from ..models import Match, MatchUpload, UploadDecision
-from ..parsed import ParsedResult, UploadError
 
 BOARD_FIELDS = ("open_ns", "closed_ns", "open_contract", "closed_contract", "adjusted_imps")
 

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext as _
 
-from bridge.teams.pairing.knockout import KnockoutMatch, KnockoutRound
+from teams.engine.pairing.knockout import KnockoutMatch, KnockoutRound
 
 from . import Refused
 

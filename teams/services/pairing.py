@@ -1,4 +1,4 @@
-"""The pairing manager: load standings and history, call the `bridge.teams` generator, write the round.
+"""The pairing manager: load standings and history, call the `teams.engine.pairing` generator, write the round.
 
 Generators never see the database (Tabbycat's pattern); everything they return - pairings, flags and
 the sentence explaining each - is stored with the round, so the director sees why a pairing was made.
@@ -10,16 +10,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from bridge.teams.pairing.danish import pair_danish
-from bridge.teams.pairing.first_round import draw_first_round, seeded_first_round
-from bridge.teams.pairing.hybrid import pair_danish_swiss
-from bridge.teams.pairing.knockout import advance, consolation_draw, plan_match, seed_knockout
-from bridge.teams.pairing.pairings import REMATCH, RoundPairing
-from bridge.teams.pairing.round_robin import round_robin
-from bridge.teams.pairing.standing import TeamStanding
-from bridge.teams.pairing.swiss import pair_swiss
 from config.celery import enqueue_on_commit
 from results.services import lock_state, mark_uploaded, state_of
+from teams.engine.pairing.danish import pair_danish
+from teams.engine.pairing.first_round import draw_first_round, seeded_first_round
+from teams.engine.pairing.hybrid import pair_danish_swiss
+from teams.engine.pairing.knockout import advance, consolation_draw, plan_match, seed_knockout
+from teams.engine.pairing.pairings import REMATCH, RoundPairing
+from teams.engine.pairing.round_robin import round_robin
+from teams.engine.pairing.standing import TeamStanding
+from teams.engine.pairing.swiss import pair_swiss
 
 from ..models import SCOPE, LineUp, Match, MatchUpload, Round, Standing, TeamEvent, minimum_refusal
 from . import Refused

@@ -13,12 +13,12 @@ from typing import NamedTuple
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from bridge.teams.match import BoardScore, score_match
-from bridge.teams.pairing.knockout import MatchPlan, consolation_draw
-from bridge.teams.vp import match_vp
 from rankings.services import results_changed
 from results import bulk
 from results.services import recompute
+from teams.engine.match import BoardScore, score_match
+from teams.engine.pairing.knockout import MatchPlan, consolation_draw
+from teams.engine.vp import match_vp
 from tournaments.models import Event
 
 from ..engine import butler as butler_engine

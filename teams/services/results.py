@@ -6,14 +6,14 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from bridge.teams.pairing.knockout import plan_match
 from config.celery import enqueue_on_commit
 from results.models import VersionedUpload
 from results.services import lock_state, mark_uploaded, next_version_number
 from results.upload_decisions import DECISION_SOURCES, Action, DecisionsPending, ResolutionError, resolve
+from teams.engine.pairing.knockout import plan_match
 
+from ..engine.parsed import ParsedResult, UploadError
 from ..models import SCOPE, LineUp, LineUpSeat, Match, MatchUpload, Round, UploadedBoard, minimum_refusal
-from ..parsed import ParsedResult, UploadError
 from . import decisions as decision_layers
 from .setup import rosters, setup_of
 

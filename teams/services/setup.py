@@ -3,7 +3,7 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.formats import shape_of
+from tournaments.engine.formats import shape_of
 from tournaments.models import Entry, Event
 
 from ..models import Team, TeamEvent

@@ -180,7 +180,8 @@ def scored_bridge_event(mbsz, make_user, django_capture_on_commit_callbacks):
     ``scored_bridge_event(title, seed)`` -> (event, session, director)."""
     import random
 
-    from bridge.services import sample, setup, uploads
+    from bridge.services import setup, uploads
+    from demo import bridge_sample as sample
 
     def make(title, seed):
         start = timezone.make_aware(datetime.datetime(2026, 11, 28, 10, 0))

@@ -238,7 +238,7 @@ def test_the_board_and_pair_numbers_of_an_appeal_are_the_sessions(scored_bridge_
     """Once the session's results are in, the appeal's board and pairs are checked against them."""
     pytest.importorskip("bridge.services.adjustments")
     from bridge.models import BoardScore
-    from bridge.services import sample
+    from demo import bridge_sample as sample
 
     event, session, director = scored_bridge_event("Számok", seed=5)
     labels = sample.pair_labels(session)

@@ -12,9 +12,9 @@ from appeals import effects  # noqa: E402
 from appeals.models import Intention  # noqa: E402
 from appeals.services import decision as decisions  # noqa: E402
 from appeals.services import filing, hearing, panel  # noqa: E402
+from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides  # noqa: E402
 from bridge.models import BoardScore, ResultVersion, SessionStanding  # noqa: E402
-from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides  # noqa: E402
-from bridge.services import sample  # noqa: E402
+from demo import bridge_sample as sample  # noqa: E402
 from rankings.models import Award, AwardVersion, PaymentResultChange, PrizePayment  # noqa: E402
 from rankings.services import record_prize_payment  # noqa: E402
 

@@ -15,7 +15,7 @@ from appeals.models import Intention, Measure, TimelineEntry  # noqa: E402
 from appeals.services import decision as decisions  # noqa: E402
 from appeals.services import discipline, filing, hearing, panel  # noqa: E402
 from bridge.models import ResultVersion, SessionStanding  # noqa: E402
-from bridge.services import sample  # noqa: E402
+from demo import bridge_sample as sample  # noqa: E402
 from federation.models import Notification  # noqa: E402
 from rankings.models import AwardVersion  # noqa: E402
 

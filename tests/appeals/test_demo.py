@@ -4,10 +4,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from appeals import demo
 from appeals.models import Appeal, CommitteeMember, TimelineEntry
 from appeals.services import panel
-from federation import demo as federation_demo
+from demo import appeals as demo
+from demo import federation as federation_demo
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,10 @@ pytest.importorskip("bridge.services.adjustments")
 from appeals.models import Appeal, Decision, TimelineEntry, Vote  # noqa: E402
 from appeals.services import decision as decisions  # noqa: E402
 from appeals.services import hearing, panel  # noqa: E402
+from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides  # noqa: E402
 from bridge.models import BoardScore, ResultVersion  # noqa: E402
-from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides  # noqa: E402
-from bridge.services import sample, versions  # noqa: E402
+from bridge.services import versions  # noqa: E402
+from demo import bridge_sample as sample  # noqa: E402
 
 from .conftest import user_of  # noqa: E402
 from .test_ulti_effect import ulti_case  # noqa: E402, F401 - the ulti fixture, shared

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from bridge.scoring.adjusted import (
+from bridge.engine.scoring.adjusted import (
     PENALTY_RANGES,
     ArtificialScore,
     Award,
@@ -13,7 +13,7 @@ from bridge.scoring.adjusted import (
     fouling_penalty_percent,
     session_average,
 )
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.scoring.session import Entry, score_session
 
 D = Decimal
 

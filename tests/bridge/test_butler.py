@@ -6,9 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.scoring.butler import DatumMethod, butler_imps, cross_imp_sums, cross_imps, datum, total_points
-from bridge.scoring.imps import imps
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.scoring.butler import (
+    DatumMethod,
+    butler_imps,
+    cross_imp_sums,
+    cross_imps,
+    datum,
+    total_points,
+)
+from bridge.engine.scoring.imps import imps
+from bridge.engine.scoring.session import Entry, score_session
 
 D = Decimal
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.scoring.contract import (
+from bridge.engine.scoring.contract import (
     Contract,
     board_dealer,
     board_vulnerability,

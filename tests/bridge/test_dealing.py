@@ -3,7 +3,7 @@ from collections import Counter
 
 import pytest
 
-from bridge.dealing import (
+from bridge.engine.dealing import (
     PATTERN_PROBABILITIES,
     SEED_BYTES,
     _uniform_below,

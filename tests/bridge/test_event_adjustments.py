@@ -7,11 +7,12 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from bridge.engine.scoring.adjusted import Penalty
 from bridge.models import BoardResult, BoardScore, ResultVersion, SessionPair, SessionStanding
-from bridge.scoring.adjusted import Penalty
-from bridge.services import ranking_source, sample, setup, uploads, versions
+from bridge.services import ranking_source, setup, uploads, versions
 from bridge.services.adjustments import RulingError, apply_ruling
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from rankings.sources import result_for
 from results.models import VersionedUpload

@@ -10,8 +10,9 @@ from django.utils import timezone, translation
 from freezegun import freeze_time
 
 from bridge.models import BoardResult, BoardScore, CorrectionRequest, ResultVersion, SessionPair
-from bridge.services import corrections, sample, setup, uploads, versions
+from bridge.services import corrections, setup, uploads, versions
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Notification, Role
 from results.models import VersionedUpload
 

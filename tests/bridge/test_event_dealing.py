@@ -8,9 +8,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from freezegun import freeze_time
 
-from bridge import dealing as engine
+from bridge.engine import dealing as engine
 from bridge.models import DealSet
-from bridge.services import dealing, sample, setup
+from bridge.services import dealing, setup
+from demo import bridge_sample as sample
 from federation.models import Role
 
 START = timezone.make_aware(datetime.datetime(2026, 3, 14, 10, 0))

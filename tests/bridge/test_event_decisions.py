@@ -14,9 +14,10 @@ from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from bridge.models import BoardResult, ResultVersion, SessionPair, SessionStanding, VersionDecision
-from bridge.services import corrections, decisions, roster, sample, setup, uploads, versions
+from bridge.services import corrections, decisions, roster, setup, uploads, versions
 from bridge.services.adjustments import apply_ruling
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

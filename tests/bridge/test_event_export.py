@@ -8,10 +8,11 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from bridge.engine.pbn.reader import read_games, read_session
 from bridge.models import BoardScore, SessionPair, SessionStanding
-from bridge.pbn.reader import read_games, read_session
-from bridge.services import adjustments, exports, roster, sample, setup, uploads, versions
+from bridge.services import adjustments, exports, roster, setup, uploads, versions
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from bridge.models import BoardScore, EventStanding, SessionStanding
-from bridge.services import compute, sample, setup, uploads, versions
+from bridge.services import compute, setup, uploads, versions
 from bridge.services.compute import recompute_boards, recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

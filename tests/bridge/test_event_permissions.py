@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bridge.models import CorrectionRequest, ResultVersion, SessionPair
-from bridge.services import corrections, sample, setup, uploads
+from bridge.services import corrections, setup, uploads
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

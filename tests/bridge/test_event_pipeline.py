@@ -7,10 +7,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from bridge.engine.pbn.reader import read_session
 from bridge.models import BoardResult, BoardScore, EventStanding, ResultVersion, SessionStanding
-from bridge.pbn.reader import read_session
-from bridge.services import SCOPE, exports, sample, setup, uploads
+from bridge.services import SCOPE, exports, setup, uploads
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 from results.services import state_of

@@ -7,9 +7,10 @@ import pytest
 from django.utils import timezone
 
 from bridge.models import BoardScore, EventStanding, SessionPair, SessionStanding
-from bridge.services import roster, sample, setup, uploads
+from bridge.services import roster, setup, uploads
 from bridge.services.compute import recompute_event
 from bridge.services.roster import PlayerRight, SessionPlay, player_rights, sessions_that_stand
+from demo import bridge_sample as sample
 from federation.models import Person, Role
 from results.models import VersionedUpload
 

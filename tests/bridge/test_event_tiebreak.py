@@ -7,8 +7,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import EventStanding, PairEvent, SessionStanding
-from bridge.services import sample, setup, uploads
+from bridge.services import setup, uploads
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

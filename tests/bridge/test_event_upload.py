@@ -7,8 +7,9 @@ import pytest
 from django.utils import timezone, translation
 
 from bridge.models import BoardResult, ResultVersion, SessionStanding
-from bridge.services import sample, setup, uploads
+from bridge.services import setup, uploads
 from bridge.services.compute import recompute_event
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.scoring.fouled import neuberg, neuberg_from_raw, small_group_percentages
-from bridge.scoring.matchpoints import matchpoints, raw_matchpoints, round_board, top
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.scoring.fouled import neuberg, neuberg_from_raw, small_group_percentages
+from bridge.engine.scoring.matchpoints import matchpoints, raw_matchpoints, round_board, top
+from bridge.engine.scoring.session import Entry, score_session
 
 D = Decimal
 

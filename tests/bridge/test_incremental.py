@@ -1,4 +1,4 @@
-"""Incremental rescoring (bridge.scoring.incremental): after any sequence of single-result changes the live
+"""Incremental rescoring (bridge.engine.scoring.incremental): after any sequence of single-result changes the live
 session is exactly what `score_session` gives for the same boards, and a change scores only what it reaches."""
 
 from decimal import Decimal
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.scoring.adjusted import ArtificialScore, Award, Penalty
-from bridge.scoring.incremental import LiveSession
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
+from bridge.engine.scoring.incremental import LiveSession
+from bridge.engine.scoring.session import Entry, score_session
 
 NS = [f"n{i}" for i in range(6)]
 EW = [f"e{i}" for i in range(6)]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.scoring.matchpoints import (
+from bridge.engine.scoring.matchpoints import (
     Rounding,
     matchpoints,
     percent_of_top,
@@ -17,7 +17,7 @@ from bridge.scoring.matchpoints import (
     round_total,
     top,
 )
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.scoring.session import Entry, score_session
 
 D = Decimal
 

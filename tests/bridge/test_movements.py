@@ -3,7 +3,7 @@ from itertools import combinations
 
 import pytest
 
-from bridge.movements import PHANTOM, guide_cards, howell, mitchell, validate
+from bridge.engine.movements import PHANTOM, guide_cards, howell, mitchell, validate
 
 
 @pytest.mark.parametrize("tables", [3, 5, 7, 9, 13])

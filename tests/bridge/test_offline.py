@@ -1,4 +1,4 @@
-"""Offline scoring of PBN files: bridge.offline.score_pbn_text and the bridge_score management command."""
+"""Offline scoring of PBN files: bridge.engine.offline.score_pbn_text and the bridge_score management command."""
 
 import io
 import json
@@ -11,10 +11,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from bridge.engine.offline import score_pbn_text, scoring_method
+from bridge.engine.pbn.reader import PbnError
+from bridge.engine.scoring.session import Method
 from bridge.management.commands.bridge_score import Command
-from bridge.offline import score_pbn_text, scoring_method
-from bridge.pbn.reader import PbnError
-from bridge.scoring.session import Method
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).resolve().parents[2]

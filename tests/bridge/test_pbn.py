@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.pbn.reader import PbnError, read_games, read_session
-from bridge.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord, session_record
-from bridge.pbn.usebio import write_usebio
-from bridge.pbn.writer import write_session
-from bridge.scoring.adjusted import ArtificialScore
-from bridge.scoring.contract import possible_scores
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.pbn.reader import PbnError, read_games, read_session
+from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord, session_record
+from bridge.engine.pbn.usebio import write_usebio
+from bridge.engine.pbn.writer import write_session
+from bridge.engine.scoring.adjusted import ArtificialScore
+from bridge.engine.scoring.contract import possible_scores
+from bridge.engine.scoring.session import Entry, score_session
 from results.upload_input import decode_text
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -6,9 +6,9 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.scoring.matchpoints import WHOLE
-from bridge.scoring.ranking import natural_key, rank, rank_field, ranking_groups
-from bridge.scoring.session import Entry, score_session
+from bridge.engine.scoring.matchpoints import WHOLE
+from bridge.engine.scoring.ranking import natural_key, rank, rank_field, ranking_groups
+from bridge.engine.scoring.session import Entry, score_session
 
 D = Decimal
 

@@ -13,7 +13,8 @@ from django.utils import timezone, translation
 from freezegun import freeze_time
 
 from bridge.models import HandRecord, SessionStart
-from bridge.services import dealing, sample, setup, uploads
+from bridge.services import dealing, setup, uploads
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 from tournaments.forms import SessionForm

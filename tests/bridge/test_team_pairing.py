@@ -6,17 +6,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridge.teams.pairing.danish import pair_danish
-from bridge.teams.pairing.first_round import draw_first_round, seeded_first_round
-from bridge.teams.pairing.hybrid import pair_danish_swiss, suggested_swiss_rounds
-from bridge.teams.pairing.knockout import (
+from teams.engine.pairing.danish import pair_danish
+from teams.engine.pairing.first_round import draw_first_round, seeded_first_round
+from teams.engine.pairing.hybrid import pair_danish_swiss, suggested_swiss_rounds
+from teams.engine.pairing.knockout import (
     advance,
     bracket_order,
     consolation_draw,
     plan_match,
     seed_knockout,
 )
-from bridge.teams.pairing.pairings import (
+from teams.engine.pairing.pairings import (
     BYE,
     BYE_MOVED,
     MATCHING_FALLBACK,
@@ -26,10 +26,10 @@ from bridge.teams.pairing.pairings import (
     REMATCH_UNAVOIDABLE,
     REPEAT_BYE,
 )
-from bridge.teams.pairing.ranking import final_table, rank_for_pairing
-from bridge.teams.pairing.round_robin import berger_table, round_robin, snake_groups
-from bridge.teams.pairing.standing import TeamStanding
-from bridge.teams.pairing.swiss import NoRematchFreePairing, pair_swiss
+from teams.engine.pairing.ranking import final_table, rank_for_pairing
+from teams.engine.pairing.round_robin import berger_table, round_robin, snake_groups
+from teams.engine.pairing.standing import TeamStanding
+from teams.engine.pairing.swiss import NoRematchFreePairing, pair_swiss
 
 
 def team(tid, start, vp=0, imps=0, opponents=(), previous_place=None):

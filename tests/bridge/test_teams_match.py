@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from bridge.teams.match import BoardScore, board_imps, combine, score_match
+from teams.engine.match import BoardScore, board_imps, combine, score_match
 
 # Law 78B bands: (lowest difference, highest difference, IMPs)
 BANDS = [

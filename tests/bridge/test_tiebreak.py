@@ -4,9 +4,9 @@ from decimal import Decimal
 
 import pytest
 
-from bridge.scoring.ranking import rank
-from bridge.scoring.session import Entry, score_session
-from bridge.scoring.tiebreak import BestBoards, HeadToHead, Played, TieBreak, played_results, tie_break
+from bridge.engine.scoring.ranking import rank
+from bridge.engine.scoring.session import Entry, score_session
+from bridge.engine.scoring.tiebreak import BestBoards, HeadToHead, Played, TieBreak, played_results, tie_break
 
 D = Decimal
 
@@ -116,7 +116,7 @@ def test_head_to_head_among_three_needs_every_meeting():
 
 
 def test_artificial_scores_are_not_boards_played():
-    from bridge.scoring.adjusted import ArtificialScore
+    from bridge.engine.scoring.adjusted import ArtificialScore
 
     boards = howell_boards()
     boards[7] = [Entry("1", "2", None, ArtificialScore.parse("A+/A-")), Entry("3", "4", 140)]

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.teams.vp import (
+from teams.engine.vp import (
     DiscreteScale,
     blitz_margin,
     match_vp,

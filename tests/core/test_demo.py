@@ -6,7 +6,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from federation.demo import DEMO_PASSWORD
+from demo.federation import DEMO_PASSWORD
 from federation.models import Club, Licence, Membership, Person, Region, Role, Suspension
 
 

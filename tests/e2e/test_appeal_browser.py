@@ -89,7 +89,8 @@ def laid_out_session(mbsz, make_user, title):
     """A 12-pair club event with its director and a 3+2 appeals committee, one Mitchell session laid out and
     its results played (not uploaded): (event, session, director, members, rows)."""
     from appeals.services import committee
-    from bridge.services import sample, setup
+    from bridge.services import setup
+    from demo import bridge_sample as sample
     from federation.models import Role
 
     start = timezone.now() - datetime.timedelta(hours=4)
@@ -113,7 +114,8 @@ def laid_out_session(mbsz, make_user, title):
 @pytest.fixture
 def scored(transactional_db, mbsz, make_user):
     """A scored, published bridge pairs session with a director and a 3+2 appeals committee."""
-    from bridge.services import sample, setup, uploads
+    from bridge.services import setup, uploads
+    from demo import bridge_sample as sample
 
     event, session, director, members, rows = laid_out_session(mbsz, make_user, "Böngészős páros")
     uploads.upload(session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director)
@@ -124,9 +126,9 @@ def scored(transactional_db, mbsz, make_user):
 def test_the_appeal_in_the_browser(browser, live_server, scored, make_user):
     from appeals.models import Appeal, Intention
     from appeals.services import filing
+    from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
     from bridge.models import BoardScore, SessionStanding
-    from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
-    from bridge.services import sample
+    from demo import bridge_sample as sample
 
     event, session, director, members = scored
     labels = sample.pair_labels(session)

@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bridge.models import SessionStanding
-from bridge.services import SCOPE, sample, setup
+from bridge.services import SCOPE, setup
+from demo import bridge_sample as sample
 from federation.models import Federation, Role
 from results.services import state_of
 

@@ -45,7 +45,8 @@ def violations(driver):
 
 @pytest.fixture
 def pages(transactional_db, mbsz, make_user):
-    from bridge.services import sample, setup, uploads
+    from bridge.services import setup, uploads
+    from demo import bridge_sample as sample
     from federation.models import Role
     from results.models import VersionedUpload
 

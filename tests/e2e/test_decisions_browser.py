@@ -33,7 +33,7 @@ def publish_appeal(event, session, director, make_user, board_score, labels):
     from appeals.models import Intention
     from appeals.services import decision as appeal_decisions
     from appeals.services import filing, hearing, panel
-    from bridge.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
+    from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
 
     appellant = board_score.ns.pair.entry
     users = []
@@ -107,7 +107,8 @@ def test_decisions_survive_the_same_file_uploaded_again(browser, live_server, pr
     from selenium.webdriver.common.by import By
 
     from bridge.models import BoardScore, CorrectionRequest, ResultVersion, SessionPair, SessionStanding
-    from bridge.services import sample, versions
+    from bridge.services import versions
+    from demo import bridge_sample as sample
 
     event, session, director, members, rows = prepared
     labels = sample.pair_labels(session)

@@ -31,7 +31,8 @@ from django.urls import get_resolver, reverse
 from django.utils import timezone
 
 from bridge.models import BoardResult, EventStanding, ResultVersion, SessionStanding
-from bridge.services import SCOPE, compute, sample, setup
+from bridge.services import SCOPE, compute, setup
+from demo import bridge_sample as sample
 from federation.models import Federation, Role
 from results.models import RecomputeState
 from results.services import state_of

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from federation.age import category, is_junior, is_senior
+from federation.engine.age import category, is_junior, is_senior
 
 EVENT = datetime.date(2026, 6, 15)
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from appeals.models import Appeal, Decision, Vote
 from bridge.models import ResultVersion
-from bridge.services import sample, setup
+from bridge.services import setup
+from demo import bridge_sample as sample
 from federation.models import Role
 from tournaments.models import Entry, EntryMember, Event, Session
 

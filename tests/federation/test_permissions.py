@@ -72,7 +72,7 @@ def test_player_may_not_change_a_club(client, make_user, bridge_club):
 
 @pytest.mark.django_db
 def test_director_role_is_per_event(make_user, event, other_event):
-    from federation.permissions import is_event_director
+    from federation.predicates import is_event_director
 
     director = make_user("vezeto@example.hu", kind=Role.DIRECTOR, event=event)
     assert is_event_director(director, event)
@@ -81,7 +81,7 @@ def test_director_role_is_per_event(make_user, event, other_event):
 
 @pytest.mark.django_db
 def test_appeals_member_role_is_per_event(make_user, event, other_event):
-    from federation.permissions import is_appeals_member
+    from federation.predicates import is_appeals_member
 
     member = make_user("fb@example.hu", kind=Role.APPEALS, event=event)
     assert is_appeals_member(member, event)
@@ -90,7 +90,7 @@ def test_appeals_member_role_is_per_event(make_user, event, other_event):
 
 @pytest.mark.django_db
 def test_ethics_member_role_is_per_federation(make_user, mbsz, mausz):
-    from federation.permissions import is_ethics_member
+    from federation.predicates import is_ethics_member
 
     member = make_user("etika@example.hu", kind=Role.ETHICS, federation=mbsz)
     assert is_ethics_member(member, mbsz)

@@ -25,7 +25,8 @@ from django.conf import settings
 from django.db import connection
 
 from bridge.models import BoardResult, ResultVersion
-from bridge.services import sample, setup, uploads
+from bridge.services import setup, uploads
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 

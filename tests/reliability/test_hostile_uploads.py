@@ -25,13 +25,14 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import PairSession, ResultVersion
-from bridge.services import sample, setup, uploads
+from bridge.services import setup, uploads
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 from results.upload_input import UploadInputError, decode_text
 from teams.csv_upload import parse_csv as teams_parse_csv
+from teams.engine.parsed import UploadError as TeamsUploadError
 from teams.models import MatchUpload, TeamEvent
-from teams.parsed import UploadError as TeamsUploadError
 from teams.pbn_upload import parse_pbn as teams_parse_pbn
 from teams.services import pairing
 from teams.services import results as teams_results
@@ -324,7 +325,7 @@ def test_bridge_accepted_upload_shows_hostile_text_escaped(client, bridge):
     event = bridge.event
     session = setup.create_session(event, movement="uploaded")
     pbn = (
-        bridge.pbn.rstrip("\n")
+        bridge.engine.pbn.rstrip("\n")
         + "\n\n"
         + "\n".join(
             ['[Event ""]', '[TotalScoreTable "Rank\\1R;PairId\\1R;Direction\\2L;Names\\40L"]']
@@ -621,7 +622,7 @@ def test_ulti_api_refuses_with_400(client, ulti):
 def test_ulti_web_form_refuses_hostile_forints(client, ulti):
     client.force_login(ulti.director)
     data = {"note": SCRIPT}
-    for number, players in ulti.tables.items():
+    for number, players in ulti.engine.tables.items():
         for p, value in zip(players, (SCRIPT, "=1+1", "100"), strict=True):
             data[f"f{ulti.round.tables.get(number=number).pk}_{p.pk}"] = value
     before = snapshot()
@@ -665,7 +666,7 @@ def test_fixed_defect_bridge_csv_superscript_board(client, bridge):
 
 def test_fixed_defect_bridge_pbn_superscript_board(client, bridge):
     before = snapshot()
-    data = bridge.pbn.replace('[Board "2"]', f'[Board "{DEFECT_BOARD}"]').encode()
+    data = bridge.engine.pbn.replace('[Board "2"]', f'[Board "{DEFECT_BOARD}"]').encode()
     _refused_cleanly(_bridge_post(client, bridge, "pbn", data), before)
 
 

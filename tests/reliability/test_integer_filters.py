@@ -97,7 +97,8 @@ def bridge_session(mbsz, make_user):
 
     from django.utils import timezone
 
-    from bridge.services import sample, setup
+    from bridge.services import setup
+    from demo import bridge_sample as sample
     from federation.models import Role
 
     event = sample.event_with_pairs(

@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import SessionStanding
-from bridge.services import SCOPE, sample, setup, uploads
+from bridge.services import SCOPE, setup, uploads
 from bridge.services.compute import recompute_event
 from bridge.views import public
+from demo import bridge_sample as sample
 from federation.models import Role
 from results import page_cache
 from results.models import VersionedUpload

@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bridge.models import ResultVersion, SessionStanding
-from bridge.services import SCOPE, sample, setup
+from bridge.services import SCOPE, setup
 from bridge.services.compute import record_failure
 from config.celery import publish
+from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import RecomputeState
 from results.services import mark_uploaded, state_of

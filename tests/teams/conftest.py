@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import translation
 
 from federation.models import Role
+from teams.engine.parsed import ParsedBoard, ParsedResult
 from teams.models import Round, TeamEvent
-from teams.parsed import ParsedBoard, ParsedResult
 from teams.services import pairing, results
 from teams.services.recompute import recompute_event
 from tournaments.models import Entry, EntryMember, Event

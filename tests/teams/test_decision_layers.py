@@ -8,8 +8,8 @@ import pytest
 
 from results.services import state_of
 from results.upload_decisions import DecisionsPending
+from teams.engine.parsed import UploadError
 from teams.models import SCOPE, LineUp, LineUpSeat, MatchResult, MatchUpload, UploadDecision, UploadedBoard
-from teams.parsed import UploadError
 from teams.services import pairing, results
 from teams.services.recompute import recompute_event
 

@@ -3,8 +3,8 @@ services; running it again changes nothing."""
 
 import pytest
 
-from federation import demo as federation_demo
-from teams import demo
+from demo import federation as federation_demo
+from demo import teams as demo
 from teams.models import FinalPlace, MatchUpload, PairButler, PlayerBoards, Round
 from tournaments.models import Event
 

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
-from bridge.teams.pairing.first_round import draw_first_round
+from teams.engine.pairing.first_round import draw_first_round
 from teams.models import FinalPlace, Match, Round, TeamEvent
 from teams.services import Refused, pairing
 from teams.services.recompute import recompute_event

@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 
 from teams.engine.butler import Play, butler_pairs
+from teams.engine.parsed import ParsedBoard, ParsedResult, UploadError
 from teams.models import PairButler, PlayerBoards
-from teams.parsed import ParsedBoard, ParsedResult, UploadError
 from teams.services import pairing, results
 from teams.services.recompute import recompute_event
 from teams.services.source import team_event_result

@@ -4,11 +4,11 @@ from decimal import Decimal
 
 import pytest
 
-from bridge.teams.vp import wbf_vp
 from results.services import state_of
 from teams.csv_upload import parse_csv
+from teams.engine.parsed import ParsedBoard, ParsedResult, UploadError
+from teams.engine.vp import wbf_vp
 from teams.models import SCOPE, BoardResult, MatchResult, MatchUpload, Standing
-from teams.parsed import ParsedBoard, ParsedResult, UploadError
 from teams.pbn_upload import parse_pbn
 from teams.services import pairing, results
 from teams.services.recompute import recompute_event

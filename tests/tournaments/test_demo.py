@@ -3,15 +3,15 @@
 import pytest
 from django.utils import timezone
 
-from tournaments import eligibility
+from tournaments.engine import eligibility
 from tournaments.models import Entry, Event
 from tournaments.services.player_facts import event_terms, player_facts
 
 
 @pytest.mark.django_db
 def test_demo_calendar_is_realistic_idempotent_and_eligible():
-    from federation import demo as federation_demo
-    from tournaments import demo
+    from demo import federation as federation_demo
+    from demo import tournaments as demo
 
     federation_demo.seed()
     demo.seed()

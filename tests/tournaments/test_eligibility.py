@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone, translation
 
 from federation.models import Person, Suspension
-from tournaments import eligibility
+from tournaments.engine import eligibility
 from tournaments.models import Entry, EntryMember, Event, RegionNotice
 from tournaments.refusals import EntryRefused
 from tournaments.services.entries import create_entry

@@ -1,6 +1,6 @@
 """Entry fees in integer forints (pure): VSz 5, 7 and the MAUSZ fee rules."""
 
-from tournaments.fees import EntryFacts, Fee, FeeTerms, entry_fee, player_fee
+from tournaments.engine.fees import EntryFacts, Fee, FeeTerms, entry_fee, player_fee
 
 
 def test_bridge_pair_pays_the_announced_fee_per_player_to_the_organiser():

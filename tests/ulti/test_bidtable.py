@@ -2,7 +2,7 @@
 
 import pytest
 
-from ulti.scoring import (
+from ulti.engine.scoring import (
     MAUSZ,
     SZOLNOK,
     TABLE,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ulti.cli import CliError, parse_pair_request, run_pair, run_schedule
+from ulti.engine.cli import CliError, parse_pair_request, run_pair, run_schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 

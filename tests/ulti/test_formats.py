@@ -1,6 +1,6 @@
 import pytest
 
-from ulti.formats import RULE_TABLE, FormatError, group_schedules, propose_format
+from ulti.engine.formats import RULE_TABLE, FormatError, group_schedules, propose_format
 
 
 @pytest.mark.parametrize(

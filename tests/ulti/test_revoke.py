@@ -7,7 +7,7 @@ his partner single.
 
 import pytest
 
-from ulti.scoring import (
+from ulti.engine.scoring import (
     MAUSZ,
     Deal,
     Offence,

@@ -1,6 +1,6 @@
 import pytest
 
-from ulti.rules import MAUSZ, SZOLNOK, RuleSet, RuleSetError, get_ruleset, ruleset_keys
+from ulti.engine.rulesets import MAUSZ, SZOLNOK, RuleSet, RuleSetError, get_ruleset, ruleset_keys
 
 
 def test_mausz_numbers_from_the_rule_book():

@@ -2,7 +2,14 @@ import itertools
 
 import pytest
 
-from ulti.schedule import ScheduleError, count_meetings, is_kirkman_size, kirkman, minimum_rounds, round_robin
+from ulti.engine.schedule import (
+    ScheduleError,
+    count_meetings,
+    is_kirkman_size,
+    kirkman,
+    minimum_rounds,
+    round_robin,
+)
 
 
 def verify_every_pair_once(n, rounds):

@@ -1,4 +1,4 @@
-"""The ulti_settle command: JSON deals in, forints per player out (ulti/scoring/cli.py)."""
+"""The ulti_settle command: JSON deals in, forints per player out (ulti/engine/scoring/cli.py)."""
 
 import io
 import json
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ulti.scoring import ScoringError
-from ulti.scoring.cli import run
+from ulti.engine.scoring import ScoringError
+from ulti.engine.scoring.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 

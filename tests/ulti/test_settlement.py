@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ulti.scoring import (
+from ulti.engine.scoring import (
     MAUSZ,
     SZOLNOK,
     TABLE,
@@ -28,7 +28,7 @@ from ulti.scoring import (
     parse_component,
     settle,
 )
-from ulti.scoring.components import CAN_BE_IMPOSSIBLE, SUITED_DURCHMARS
+from ulti.engine.scoring.components import CAN_BE_IMPOSSIBLE, SUITED_DURCHMARS
 
 PLAYERS = ("A", "B", "C")
 

@@ -1,4 +1,4 @@
-"""Score sheets: the deals of a table settle (on the server, by ulti.scoring.settle) to the totals that
+"""Score sheets: the deals of a table settle (on the server, by ulti.engine.scoring.settle) to the totals that
 become the table's round result; a wrong number of deals or an invalid deal is refused with the deal's
 number and writes nothing; the form, the preview endpoint and the printable sheets work."""
 
@@ -9,11 +9,11 @@ from django.utils import translation
 
 from federation.models import Role
 from tournaments.models import Entry, EntryMember, Event
+from ulti.engine.scoring import MAUSZ, Component, Deal, Silent, SilentGame, settle
+from ulti.engine.scoring.deal import Side
+from ulti.engine.sheet import BIDS
 from ulti.models import RoundUpload, ScoreSheet, Standing
-from ulti.scoring import MAUSZ, Component, Deal, Silent, SilentGame, settle
-from ulti.scoring.deal import Side
 from ulti.services import UltiError, draw, setup, sheets, uploads
-from ulti.sheet import BIDS
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def engine_total(keys, unit=20):
         Component.BETLI,
         Component.DURCHMARS,
     )
-    from ulti.scoring import Revoke
+    from ulti.engine.scoring import Revoke
 
     deals = [
         Deal((a, b, c), a, BIDS["passz"], won={P: True}),

@@ -5,7 +5,7 @@ A is the declarer, B and C defend; "each" means per defender.
 
 import pytest
 
-from ulti.scoring import (
+from ulti.engine.scoring import (
     MAUSZ,
     SZOLNOK,
     Deal,

@@ -1,8 +1,14 @@
 import pytest
 
-from ulti.rules import MAUSZ, SZOLNOK
-from ulti.standings import RoundResult, StandingsError, compute_standings, stages_of, standings_by_group
-from ulti.tables import TableResult
+from ulti.engine.rulesets import MAUSZ, SZOLNOK
+from ulti.engine.standings import (
+    RoundResult,
+    StandingsError,
+    compute_standings,
+    stages_of,
+    standings_by_group,
+)
+from ulti.engine.tables import TableResult
 
 
 def T(label, *pairs):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ulti.pairing.swiss import (
+from ulti.engine.pairing.swiss import (
     DEFAULT_OPTIONS,
     PairingError,
     Player,
@@ -16,8 +16,8 @@ from ulti.pairing.swiss import (
     pair_round,
     ranking_order,
 )
-from ulti.rules import MAUSZ
-from ulti.tables import TableResult, score_table
+from ulti.engine.rulesets import MAUSZ
+from ulti.engine.tables import TableResult, score_table
 
 
 def players_ranked(n, byes=()):

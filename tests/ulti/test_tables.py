@@ -1,7 +1,7 @@
 import pytest
 
-from ulti.rules import MAUSZ, SZOLNOK
-from ulti.tables import TableError, TableResult, outcome_of, score_table
+from ulti.engine.rulesets import MAUSZ, SZOLNOK
+from ulti.engine.tables import TableError, TableResult, outcome_of, score_table
 
 # (forints of A, B, C) -> expected points of (A, B, C)
 CASES = [

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from .. import eligibility
+from ..engine import eligibility
 from ..models import Division, Entry, EntryMember, Event
 from ..refusals import EntryRefused, describe_all
 from . import mail

@@ -2,9 +2,9 @@
 
 from dataclasses import dataclass, field
 
-from federation.age import is_junior
+from federation.engine.age import is_junior
 
-from .. import fees
+from ..engine import fees
 from ..models import Entry, Event
 
 

@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from federation.models import Membership, Person
 
-from ..eligibility import EventTerms, PlayerFacts
+from ..engine.eligibility import EventTerms, PlayerFacts
 from ..models import Entry, EntryMember, Event, RegionNotice
 from ..refusals import EntryRefused
 

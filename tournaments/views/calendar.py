@@ -14,7 +14,8 @@ from config.query import DATE_PART_RANGES
 from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
-from .. import fees, ical
+from .. import ical
+from ..engine import fees
 from ..filters import CalendarFilter
 from ..models import Entry, EntryMember, Event
 from ..queries import public_events

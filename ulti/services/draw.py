@@ -17,10 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Event
-from ulti.pairing.swiss import Player, pair_round
-from ulti.schedule import ScheduleError, count_meetings, round_robin
-from ulti.standings import RoundResult, compute_standings
-from ulti.tables import TableResult
+from ulti.engine.pairing.swiss import Player, pair_round
+from ulti.engine.schedule import ScheduleError, count_meetings, round_robin
+from ulti.engine.standings import RoundResult, compute_standings
+from ulti.engine.tables import TableResult
 
 from ..models import Bye, Participant, Round, RoundUpload, Seat, Stage, Table
 from . import UltiError, loading, setup

@@ -1,6 +1,6 @@
 """How an event's field is split into groups and rounds, by format and size.
 
-Sport ulti (MAUSZ IV.) follows ``ulti.formats.propose_format``: 45 players play 3 groups of 15 for 5
+Sport ulti (MAUSZ IV.) follows ``ulti.engine.formats.propose_format``: 45 players play 3 groups of 15 for 5
 rounds, 42 two groups of 21 for 8, 30 two groups of 15 for 5, 21 one group of 21 for 8, the day-two final
 takes the top 21 (the top 15 of a 21-player field); other sizes get the engine's closest proposal. Day one
 is paired Swiss in every group (II. 10.: the federation pairs by the Swiss system). Team ulti seats each
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ulti.formats import FormatError, propose_format
-from ulti.schedule import is_kirkman_size, minimum_rounds
+from ulti.engine.formats import FormatError, propose_format
+from ulti.engine.schedule import is_kirkman_size, minimum_rounds
 
 
 @dataclass(frozen=True)

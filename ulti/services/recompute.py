@@ -22,8 +22,8 @@ from results.models import VersionedUpload
 from results.services import recompute
 from results.upload_decisions import Action
 from tournaments.models import Event
-from ulti.standings import StandingsError, compute_standings
-from ulti.tables import TableError, score_table
+from ulti.engine.standings import StandingsError, compute_standings
+from ulti.engine.tables import TableError, score_table
 
 from ..models import (
     SCOPE,

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from federation.models import Federation
 from rankings.services import live_ratings as rankings_live_ratings
 from tournaments.models import Entry, EntryMember, Event
-from ulti.rules import RuleSetError, get_ruleset
+from ulti.engine.rulesets import RuleSetError, get_ruleset
 
 from ..models import Group, Participant, Stage, Standing, UltiEvent
 from . import UltiError, fields, loading

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import sheet
+from ..engine import sheet
 from ..models import ScoreSheet, Table
 from . import UltiError, loading, uploads
 

@@ -14,7 +14,7 @@ from config.celery import enqueue_on_commit
 from results.models import VersionedUpload
 from results.services import mark_uploaded
 from results.upload_decisions import DECISION_SOURCES, Action, DecisionsPending, ResolutionError, resolve
-from ulti.tables import TableError, TableResult
+from ulti.engine.tables import TableError, TableResult
 
 from .. import csv_upload
 from ..models import SCOPE, ForintResult, Round, RoundUpload

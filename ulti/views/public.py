@@ -146,8 +146,8 @@ def sheet_print(request, pk):
 
 
 def _sheet_rows(table, sheet) -> dict:
+    from ..engine.sheet import BIDS
     from ..services import loading
-    from ..sheet import BIDS
     from .notes import summarise
 
     seats = list(table.seats.select_related("participant__person").order_by("position"))
@@ -157,7 +157,7 @@ def _sheet_rows(table, sheet) -> dict:
     rows = []
     if sheet is not None:
         rules, _req, unit = sheets.context_of(table)
-        from .. import sheet as sheet_mod
+        from ..engine import sheet as sheet_mod
 
         result = sheet_mod.settle_sheet(
             list(enumerate(sheet.deals, start=1)), keys, rules, sheet.unit_forints

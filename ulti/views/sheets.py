@@ -10,9 +10,9 @@ from django.views.decorators.http import require_POST
 from results import decision_views
 from results.upload_decisions import DecisionsPending
 
+from ..engine.sheet import BIDS, SILENT_GAMES, SLOTS, form_values
 from ..models import Round
 from ..services import UltiError, sheets
-from ..sheet import BIDS, SILENT_GAMES, SLOTS, form_values
 from . import director
 from .common import MANAGE, login_or_raise, show_errors, table_or_deny
 from .notes import OFFENCE_LABELS, PHASE_LABELS, SILENT_CHOICE_LABELS, SILENT_LABELS, SLOT_LABELS
@@ -123,13 +123,13 @@ def sheet_form(request, pk):
 
 
 def _durchmars():
-    from ulti.scoring import SilentGame
+    from ulti.engine.scoring import SilentGame
 
     return SilentGame.DURCHMARS
 
 
 def _slot(component):
-    from ..sheet import SLOT_OF
+    from ..engine.sheet import SLOT_OF
 
     return SLOT_OF[component]
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bridge.offline import score_pbn_text
-from bridge.pbn.reader import PbnError
+from bridge.engine.offline import score_pbn_text
+from bridge.engine.pbn.reader import PbnError
 from results.upload_input import UndecodableUpload, decode_text
 
 

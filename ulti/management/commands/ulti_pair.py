@@ -1,11 +1,11 @@
-"""python manage.py ulti_pair < round.json: Swiss tables of three for one round (format in ulti/cli.py)."""
+"""python manage.py ulti_pair < round.json: Swiss tables of three for one round (format in ulti/engine/cli.py)."""
 
 import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ulti.cli import CliError, run_pair
+from ulti.engine.cli import CliError, run_pair
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ulti.cli import CliError, run_schedule
+from ulti.engine.cli import CliError, run_schedule
 
 
 class Command(BaseCommand):

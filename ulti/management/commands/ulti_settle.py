@@ -4,14 +4,14 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ulti.scoring.cli import run
-from ulti.scoring.errors import ScoringError
+from ulti.engine.scoring.cli import run
+from ulti.engine.scoring.errors import ScoringError
 
 
 class Command(BaseCommand):
     help = (
         "Read one ulti deal (a JSON object) or a list of deals on stdin and print the forints per player; "
-        "for a list, the totals. The input format is described in ulti/scoring/cli.py."
+        "for a list, the totals. The input format is described in ulti/engine/scoring/cli.py."
     )
     # Pure arithmetic on stdin: it must work even while other apps' checks fail.
     requires_system_checks = []

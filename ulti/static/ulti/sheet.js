@@ -1,5 +1,5 @@
 // Score sheet: show only the parts of each deal's bid, and ask the server for the running totals as the
-// director types. The server settles every deal (ulti.scoring.settle); this file only displays.
+// director types. The server settles every deal (ulti.engine.scoring.settle); this file only displays.
 (function () {
   "use strict";
   var form = document.getElementById("sheet-form");

@@ -1,0 +1,1 @@
+"""Bridge engines: plain Python, nothing from Django (scoring, PBN / USEBIO, movements, dealing)."""

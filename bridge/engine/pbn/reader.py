@@ -1,0 +1,473 @@
+"""Read PBN 2.1 files: games, tags and tables (with line numbers), then a scored session's results.
+
+Lexing (metadata lines, comments, tag pairs, table column names) is endplay's PBN decoder; this module
+keeps the line of every tag and table row, reads table rows with quoted names intact, and turns results
+into `SessionRecord`s, refusing anything a scorer should not guess at. Every refusal is a `PbnError`
+carrying the line and the reason.
+"""
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from endplay.parsers.pbn import RE as PBN_SYNTAX
+from endplay.parsers.pbn import PBNDecodeError, PBNDecoder
+
+from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord
+from bridge.engine.scoring.adjusted import ArtificialScore
+from bridge.engine.scoring.contract import (
+    SEATS,
+    board_vulnerability,
+    contract_score,
+    is_possible_score,
+    parse_contract,
+    parse_tricks,
+    vulnerable_sides,
+)
+
+
+class PbnError(ValueError):
+    """A PBN file the scorer refuses, with the (1-based) line where the problem is."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Column:
+    name: str
+    ordering: str | None = None  # "+" descending, "-" ascending
+    width: int | None = None
+    alignment: str | None = None  # "L" or "R"
+
+
+@dataclass
+class TableRow:
+    line: int
+    values: dict[str, str]  # column name -> element, quotes removed
+
+
+@dataclass
+class Tag:
+    name: str
+    value: str
+    line: int
+    columns: list[Column] | None = None  # set for tables (ScoreTable, TotalScoreTable, ...)
+    rows: list[TableRow] = field(default_factory=list)
+    tokens: list[tuple[int, list[str]]] = field(default_factory=list)  # section data of non-table sections
+
+
+@dataclass
+class Game:
+    line: int
+    tags: dict[str, Tag]  # keyed by lower-case tag name
+
+    def value(self, name: str) -> str | None:
+        tag = self.tags.get(name.lower())
+        return tag.value if tag else None
+
+
+_TAG_PAIR = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+
+# A section element: a quoted string token (with \" and \\ escapes) or a run of non-blank characters.
+_ELEMENT = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
+
+
+def _unescape(text: str) -> str:
+    # Only \" and \\ are escapes; a table's column names keep their "\6R" width marks.
+    return re.sub(r'\\(["\\])', r"\1", text)
+
+
+def _elements(line: str, lineno: int) -> list[str]:
+    elements = []
+    for match in _ELEMENT.finditer(line):
+        quoted, plain = match.groups()
+        if plain is not None and plain.startswith(";"):
+            break  # ';' cannot appear in an element, so the rest of the line is commentary
+        if plain is not None and '"' in plain:
+            raise PbnError(lineno, f"unterminated quoted string in {line!r}")
+        elements.append(_unescape(quoted) if quoted is not None else plain)
+    return elements
+
+
+class _Decoder(PBNDecoder):
+    """endplay's state machine, producing `Game`s with line numbers instead of endplay Boards."""
+
+    def clear(self) -> None:
+        super().clear()
+        self.games: list[Game] = []
+        self.game_line = 0
+        self.comment_line = 0
+        self.previous: dict[str, Tag] = {}
+        self.tag_objects: dict[str, Tag] = {}
+
+    def _parse_none(self, curline: str) -> bool:
+        match = PBN_SYNTAX.tagpair.match(curline)
+        if curline.startswith("[") and not match:
+            raise PbnError(self.lineno, f'malformed tag pair {curline!r}: expected [Name "value"]')
+        if match and match.group(1).lower() in self.tag_objects:
+            raise PbnError(self.lineno, f"tag {match.group(1)} appears twice in one game")
+        try:
+            consumed = super()._parse_none(curline)
+        except PBNDecodeError as error:
+            raise PbnError(error.lineno, f"expected a tag pair, a comment or a blank line, not {curline!r}")
+        if match and match.group(1) in self.curtags:
+            # endplay's pattern stops a value at the first '"]', even an escaped one; read it properly.
+            strict = _TAG_PAIR.match(curline)
+            self._add_tag(match.group(1), _unescape(strict.group(2) if strict else match.group(2)))
+        if self.state == PBNDecoder.State.COMMENTBLOCK:
+            self.comment_line = self.lineno
+        return consumed
+
+    def _add_tag(self, name: str, value: str) -> None:
+        if not self.tag_objects:
+            self.game_line = self.lineno
+        raw = self.curtags[name]
+        columns = None
+        if isinstance(raw.get("value"), list):  # endplay parsed a table's column names
+            columns = [
+                Column(c)
+                if isinstance(c, str)
+                else Column(c["name"], c["ordering"], _width(c), c["alignment"])
+                for c in raw["value"]
+            ]
+        if value == "#":  # PBN: the same value as in the previous game
+            earlier = self.previous.get(name.lower())
+            if earlier is None:
+                raise PbnError(self.lineno, f'tag {name} is "#" but no earlier game has it')
+            value, columns = earlier.value, earlier.columns
+        self.tag_objects[name.lower()] = Tag(name, value, self.lineno, columns)
+
+    def _parse_conttable(self, curline: str) -> bool:
+        if PBN_SYNTAX.tagpair.match(curline) or curline == "":
+            self.state = PBNDecoder.State.NONE
+            return True
+        if curline.startswith("["):
+            raise PbnError(self.lineno, f'malformed tag pair {curline!r}: expected [Name "value"]')
+        if curline.startswith("{"):
+            if curline.endswith("}"):
+                return False
+            raise PbnError(self.lineno, "a { comment inside a table must close on the same line")
+        tag = self.tag_objects[self.curtag.lower()]
+        elements = _elements(curline, self.lineno)
+        if tag.columns is None:
+            tag.tokens.append((self.lineno, elements))
+            return False
+        width = len(tag.columns)
+        if len(elements) % width:
+            names = ";".join(column.name for column in tag.columns)
+            raise PbnError(
+                self.lineno,
+                f"{tag.name} row has {len(elements)} values but the table has {width} columns ({names})",
+            )
+        for start in range(0, len(elements), width):
+            values = dict(zip((c.name for c in tag.columns), elements[start : start + width], strict=True))
+            tag.rows.append(TableRow(self.lineno, values))
+        return False
+
+    def _tags_to_board(self) -> Game | None:
+        if not self.tag_objects:
+            return None
+        game = Game(self.game_line, self.tag_objects)
+        self.games.append(game)
+        self.previous, self.tag_objects = self.tag_objects, {}
+        return game
+
+
+def _width(column: dict) -> int | None:
+    return int(column["minwidth"]) if column.get("minwidth") else None
+
+
+def read_games(text: str) -> list[Game]:
+    """Split PBN text into games of tags; tables come with their rows, each with its line number."""
+    decoder = _Decoder()
+    try:
+        decoder.parse_file(_Lines(text))
+    except PbnError:
+        raise
+    except (ValueError, RuntimeError, KeyError, IndexError) as error:
+        raise PbnError(decoder.lineno, str(error) or error.__class__.__name__)
+    if decoder.state == PBNDecoder.State.COMMENTBLOCK:
+        raise PbnError(decoder.comment_line, "a { comment opened here is never closed")
+    return decoder.games
+
+
+class _Lines:
+    """The file-like object endplay reads; splitting only on newlines keeps line numbers exact."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def readlines(self) -> list[str]:
+        return self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+# --- results ---------------------------------------------------------------------------------------------
+
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_ABSENT = ("", "-", "?")
+
+
+def read_session(text: str) -> SessionRecord:
+    """Results of a scored (or to-be-scored) pairs session: one game per board, each with a ScoreTable."""
+    session = SessionRecord()
+    first_line_of: dict[int, int] = {}
+    for game in read_games(text):
+        for attribute in ("event", "site", "date"):
+            if getattr(session, attribute) is None and game.value(attribute) not in (None, "", "?"):
+                setattr(session, attribute, game.value(attribute))
+        scoring = game.tags.get("scoring")
+        if scoring and scoring.value not in _ABSENT:
+            if session.scoring is None:
+                session.scoring, session.scoring_line = scoring.value, scoring.line
+            elif scoring.value.lower() != session.scoring.lower():
+                raise PbnError(
+                    scoring.line,
+                    f"Scoring {scoring.value!r} differs from {session.scoring!r} at line {session.scoring_line}",
+                )
+        board = _board(game)
+        if board is not None:
+            if board.number in first_line_of:
+                raise PbnError(
+                    board.line,
+                    f"board {board.number} appears twice (first at line {first_line_of[board.number]})",
+                )
+            first_line_of[board.number] = board.line
+            session.boards.append(board)
+        total_table = game.tags.get("totalscoretable")
+        if total_table is not None:
+            session.totals.extend(_total(row) for row in total_table.rows)
+    return session
+
+
+def _board(game: Game) -> BoardRecord | None:
+    board_tag = game.tags.get("board")
+    table = game.tags.get("scoretable")
+    if board_tag is None:
+        if table is not None:
+            raise PbnError(table.line, "ScoreTable in a game without a Board tag")
+        return None
+    if not board_tag.value.isdecimal() or int(board_tag.value) < 1:
+        raise PbnError(
+            board_tag.line, f"unknown board {board_tag.value!r}: a board number is a whole number from 1"
+        )
+    number = int(board_tag.value)
+    dealer = _optional(game, "dealer")
+    if dealer is not None and dealer.upper() not in SEATS:
+        raise PbnError(game.tags["dealer"].line, f"dealer {dealer!r} is not N, E, S or W")
+    vulnerable = _optional(game, "vulnerable")
+    if vulnerable is not None:
+        try:
+            vulnerable_sides(vulnerable)
+        except ValueError as error:
+            raise PbnError(game.tags["vulnerable"].line, str(error))
+    deal = _optional(game, "deal")
+    if deal is not None:
+        _check_deal(deal, game.tags["deal"].line)
+    board = BoardRecord(number, dealer and dealer.upper(), vulnerable, deal, line=board_tag.line)
+    if table is not None:
+        board.results, board.absent = _results(table, number, vulnerable or board_vulnerability(number))
+    return board
+
+
+def _optional(game: Game, name: str) -> str | None:
+    value = game.value(name)
+    return None if value is None or value.strip() in _ABSENT else value.strip()
+
+
+def _check_deal(deal: str, line: int) -> None:
+    first, _, hands = deal.partition(":")
+    if first.upper() not in SEATS or len(hands.split()) != 4:
+        raise PbnError(line, f"deal {deal!r} is not 'N:hand hand hand hand'")
+    cards: list[str] = []
+    for hand in hands.split():
+        if hand == "-":  # an unknown hand
+            continue
+        suits = hand.split(".")
+        if len(suits) != 4 or sum(map(len, suits)) != 13:
+            raise PbnError(line, f"hand {hand!r} does not hold 13 cards in 4 suits")
+        for suit, holding in zip("SHDC", suits, strict=True):
+            for rank in holding.upper():
+                if rank not in "AKQJT98765432":
+                    raise PbnError(line, f"{rank!r} in hand {hand!r} is not a card")
+                cards.append(suit + rank)
+    if len(cards) != len(set(cards)):
+        raise PbnError(line, f"deal {deal!r} holds a card twice")
+
+
+def _cell(row: TableRow, column: str) -> str | None:
+    """A table element by case-insensitive column name; unknown ('?') and irrelevant ('-') read as None."""
+    for name, value in row.values.items():
+        if name.lower() == column.lower():
+            return None if value.strip() in _ABSENT else value.strip()
+    return None
+
+
+def _has_column(table: Tag, column: str) -> bool:
+    return any(c.name.lower() == column.lower() for c in table.columns or ())
+
+
+def _results(table: Tag, board: int, vulnerability: str) -> tuple[list[ResultRecord], list[ResultRecord]]:
+    """The rows played (and other awards between two pairs), and the awards against an absent pair."""
+    if table.columns is None or not (_has_column(table, "PairId_NS") and _has_column(table, "PairId_EW")):
+        raise PbnError(table.line, "ScoreTable needs PairId_NS and PairId_EW columns")
+    scored_by = ("Score_NS", "Score_EW", "Contract")
+    if not any(_has_column(table, column) for column in scored_by):
+        raise PbnError(table.line, "ScoreTable needs Score_NS (or Score_EW) or Contract, Declarer and Result")
+    vul_ns, vul_ew = vulnerable_sides(vulnerability)
+    # A Mitchell may number both directions 1..n, so "1" NS and "1" EW on one board are two pairs;
+    # the same number twice in one direction is a mistake.
+    seen: dict[tuple[str, str], int] = {}
+    results, absent = [], []
+    for row in table.rows:
+        result = _result(row, board, vul_ns, vul_ew)
+        if result.ns is None or result.ew is None:
+            absent.append(result)
+            continue
+        for seat in ((result.ns, "NS"), (result.ew, "EW")):
+            if seat in seen:
+                raise PbnError(
+                    row.line,
+                    f"pair {seat[0]} {seat[1]} already has a result on board {board} (line {seen[seat]})",
+                )
+            seen[seat] = row.line
+        results.append(result)
+    return results, absent
+
+
+def _result(row: TableRow, board: int, vul_ns: bool, vul_ew: bool) -> ResultRecord:
+    ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
+    raw_ns, raw_ew = _cell(row, "Score_NS"), _cell(row, "Score_EW")
+    artificial = (raw_ns or "").startswith("^") or (raw_ew or "").startswith("^")
+    # '-' for one side: an artificial score against an absent pair (nobody sat there).
+    if (ns is None and ew is None) or ((ns is None or ew is None) and not artificial):
+        raise PbnError(row.line, "a ScoreTable row needs both PairId_NS and PairId_EW")
+    section = _cell(row, "Section")
+    if section is not None:
+        # Sections scored as one field: "A" 1 and "B" 1 are different pairs, named A1 and B1.
+        ns, ew = (pair if pair is None or pair.startswith(section) else section + pair for pair in (ns, ew))
+    result = ResultRecord(ns, ew, lead=_cell(row, "Lead"), line=row.line)
+    for column in (
+        "MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW", "IMP_NS", "IMP_EW", "Penalty_NS", "Penalty_EW"
+    ):  # fmt: skip
+        attribute = column.lower().replace("percentage", "pct")
+        setattr(result, attribute, _decimal(row, column))
+
+    if artificial:
+        result.artificial = str(_artificial(row, board, raw_ns, raw_ew))
+        return result
+
+    result.contract, result.declarer, result.tricks = _played(row, board)
+    score = _score(row, raw_ns, raw_ew)
+    if result.contract is not None and (result.tricks is not None or result.contract == "Pass"):
+        played = _contract_score(row, result, vul_ns, vul_ew)
+        if score is not None and score != played:
+            raise PbnError(
+                row.line,
+                f"board {board}: score {score} does not match {result.contract} by {result.declarer} "
+                f"taking {result.tricks} tricks ({played})",
+            )
+        score = played
+    if score is None:
+        raise PbnError(row.line, f"board {board}: the row has neither a score nor a contract with a result")
+    if not is_possible_score(score, vul_ns, vul_ew):
+        vulnerable = {(False, False): "nobody", (True, False): "NS", (False, True): "EW"}.get(
+            (vul_ns, vul_ew), "all"
+        )
+        raise PbnError(
+            row.line,
+            f"board {board}: illegal score {score}: no contract scores that ({vulnerable} vulnerable)",
+        )
+    result.score_ns = score
+    return result
+
+
+def _artificial(row: TableRow, board: int, raw_ns: str | None, raw_ew: str | None) -> ArtificialScore:
+    """PBN marks an artificial score with '^': Score_NS '^A+/A-' (NS/EW), or '^A+' and '^A-' in each column."""
+    if not (raw_ns or "").startswith("^"):
+        raise PbnError(row.line, f"board {board}: an artificial score goes in Score_NS (like ^A+/A-)")
+    try:
+        award = ArtificialScore.parse(raw_ns)
+        if (raw_ew or "").startswith("^"):
+            award = ArtificialScore(award.ns, ArtificialScore.parse(raw_ew).ns)
+    except ValueError as error:
+        raise PbnError(row.line, f"board {board}: {error}")
+    return award
+
+
+def _score(row: TableRow, raw_ns: str | None, raw_ew: str | None) -> int | None:
+    for raw, column in ((raw_ns, "Score_NS"), (raw_ew, "Score_EW")):
+        if raw is not None and not _INTEGER.match(raw):
+            raise PbnError(row.line, f"{column} {raw!r} is not a score")
+    ns = int(raw_ns) if raw_ns is not None else None
+    ew = int(raw_ew) if raw_ew is not None else None
+    if ns is not None and ew is not None and ns != -ew:
+        raise PbnError(row.line, f"Score_NS {ns} and Score_EW {ew} disagree")
+    return ns if ns is not None else (-ew if ew is not None else None)
+
+
+def _played(row: TableRow, board: int) -> tuple[str | None, str | None, int | None]:
+    contract_text = _cell(row, "Contract")
+    if contract_text is None:
+        return None, None, None
+    try:
+        contract = parse_contract(contract_text)
+    except ValueError as error:
+        raise PbnError(row.line, f"board {board}: {error}")
+    if contract.passed_out:
+        return "Pass", None, None
+    declarer = _cell(row, "Declarer")
+    if declarer is not None and declarer.upper() not in SEATS:
+        raise PbnError(row.line, f"board {board}: declarer {declarer!r} is not N, E, S or W")
+    result_text = _cell(row, "Result")
+    tricks = None
+    if result_text is not None:
+        try:
+            tricks = parse_tricks(result_text, contract.level)
+        except ValueError as error:
+            raise PbnError(row.line, f"board {board}: {error}")
+    return str(contract), declarer and declarer.upper(), tricks
+
+
+def _contract_score(row: TableRow, result: ResultRecord, vul_ns: bool, vul_ew: bool) -> int:
+    if result.contract == "Pass":
+        return 0
+    if result.declarer is None:
+        raise PbnError(row.line, f"contract {result.contract} needs a Declarer to be scored")
+    return contract_score(result.contract, result.declarer, result.tricks, vul_ns, vul_ew)
+
+
+def _decimal(row: TableRow, column: str) -> Decimal | None:
+    raw = _cell(row, column)
+    if raw is None:
+        return None
+    try:
+        return Decimal(raw.lstrip("^"))
+    except InvalidOperation:
+        raise PbnError(row.line, f"{column} {raw!r} is not a number")
+
+
+def _total(row: TableRow) -> TotalRecord:
+    pair = _cell(row, "PairId")
+    if pair is None:
+        raise PbnError(row.line, "a TotalScoreTable row needs a PairId")
+    boards = _cell(row, "NrBoards")
+    if boards is not None and not boards.isdecimal():
+        raise PbnError(row.line, f"NrBoards {boards!r} is not a number")
+    direction = _cell(row, "Direction")
+    if direction is not None and direction.upper() not in ("NS", "EW"):
+        raise PbnError(row.line, f"direction {direction!r} is not NS or EW")
+    return TotalRecord(
+        pair,
+        _cell(row, "Rank"),
+        direction and direction.upper(),
+        _cell(row, "Names"),
+        _decimal(row, "TotalMP"),
+        _decimal(row, "TotalIMP"),
+        _decimal(row, "TotalPercentage"),
+        int(boards) if boards is not None else None,
+        _decimal(row, "Penalty"),
+        line=row.line,
+    )

@@ -1,0 +1,56 @@
+"""Permissions of bridge pair events (see federation/predicates.py for the mechanism).
+
+The director of the event and the staff of its federation (and superusers) run the results: upload,
+adjust, countersign, publish, movements, dealing; with the organiser (the organising club's admin) they set
+the announced tie-break. A player of a pair asks to correct his pair's result. Everybody else reads
+published results of public events, and the scoring settings of public events.
+"""
+
+import rules
+
+from federation.predicates import is_club_admin, is_event_director, is_federation_staff, is_superuser
+from tournaments.permissions import is_public_event, runs_entries
+
+runs_results = is_superuser | is_event_director | is_federation_staff
+# The organiser (the admin of the organising club, federation staff) announces the tie-break (VSz 26).
+directs_or_organises = runs_results | is_club_admin
+
+
+@rules.predicate
+def is_published(user, obj):
+    """A published session of a public event; for an event, one whose every session with results is."""
+    from .models import PairSession
+
+    if obj is None:
+        return False
+    if isinstance(obj, PairSession):
+        return obj.published_at is not None and obj.event.is_public
+    if hasattr(obj, "pair_sessions"):
+        sessions = [s for s in obj.pair_sessions.all() if s.versions.exists()]
+        return obj.is_public and bool(sessions) and all(s.published_at for s in sessions)
+    return False
+
+
+@rules.predicate
+def plays_in_pair(user, seat):
+    """The user is a player of the pair, or substituted in it in that session. No object: logged in."""
+    if not user.is_authenticated:
+        return False
+    if seat is None:
+        return True
+    person = getattr(user, "person", None)
+    if person is None:
+        return False
+    pair = seat.pair
+    if person.pk in pair.player_ids:
+        return True
+    return pair.substitutions.filter(session_id=seat.section.session_id, substitute=person).exists()
+
+
+rules.add_perm("bridge.manage_results", runs_results)
+rules.add_perm("bridge.view_results", is_published | runs_results)
+rules.add_perm("bridge.request_correction", plays_in_pair)
+# An event's scoring settings (tournaments.Event): read by whoever may read the event, the tie-break set
+# by its director or organiser.
+rules.add_perm("bridge.view_settings", is_public_event | runs_entries | runs_results)
+rules.add_perm("bridge.change_tie_break", directs_or_organises)

@@ -1,0 +1,1 @@
+"""Federation engines: plain Python, nothing from Django (age groups)."""
