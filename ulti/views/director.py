@@ -22,7 +22,6 @@ from .common import (
     MANAGE,
     event_or_deny,
     group_or_deny,
-    login_or_raise,
     round_or_deny,
     show_errors,
     stage_or_deny,
@@ -31,7 +30,6 @@ from .common import (
 Source = VersionedUpload.Source
 
 
-@login_or_raise
 @require_POST
 def start(request, pk):
     event = event_or_deny(request, pk, MANAGE)
@@ -59,7 +57,6 @@ def _int(value):
     return int(value)
 
 
-@login_or_raise
 @require_POST
 def save_settings(request, pk):
     event = event_or_deny(request, pk, MANAGE)
@@ -72,7 +69,6 @@ def save_settings(request, pk):
     return redirect("ulti_event", event.pk)
 
 
-@login_or_raise
 @require_POST
 def generate(request, pk):
     group = group_or_deny(request, pk)
@@ -85,7 +81,6 @@ def generate(request, pk):
     return redirect("ulti_round", rnd.pk)
 
 
-@login_or_raise
 @require_POST
 def schedule(request, pk):
     group = group_or_deny(request, pk)
@@ -98,7 +93,6 @@ def schedule(request, pk):
     return redirect("ulti_round", rounds[0].pk)
 
 
-@login_or_raise
 @require_POST
 def publish(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
@@ -111,7 +105,6 @@ def publish(request, pk):
     return redirect("ulti_round", rnd.pk)
 
 
-@login_or_raise
 def edit(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     participants = list(rnd.group.participants.select_related("person").order_by("number"))
@@ -175,14 +168,12 @@ def _pid(value):
     return int(value) if value and value.isdigit() else None
 
 
-@login_or_raise
 def cards(request, pk):
     """Printable table cards: one per table with the three players' seats."""
     rnd = round_or_deny(request, pk, MANAGE)
     return render(request, "ulti/cards.html", {"event": rnd.event, "round": rnd, **pages.round_tables(rnd)})
 
 
-@login_or_raise
 def upload(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     current = pages.round_tables(rnd)
@@ -333,7 +324,6 @@ def confirm_waiting(request, rnd, kind, owner, store, *, back, action, done):
     return redirect("ulti_round", rnd.pk)
 
 
-@login_or_raise
 @require_POST
 def upload_confirm(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
@@ -349,7 +339,6 @@ def upload_confirm(request, pk):
     )
 
 
-@login_or_raise
 def versions(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     history = []
@@ -367,7 +356,6 @@ def versions(request, pk):
     return render(request, "ulti/versions.html", {"event": rnd.event, "round": rnd, "history": history})
 
 
-@login_or_raise
 @require_POST
 def next_stage(request, pk):
     stage = stage_or_deny(request, pk)
@@ -391,7 +379,6 @@ def next_stage(request, pk):
     return redirect("ulti_event", stage.event_id)
 
 
-@login_or_raise
 @require_POST
 def recompute(request, pk):
     """Run the recompute again (e.g. after a failure was fixed); it is idempotent."""

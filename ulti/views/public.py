@@ -12,7 +12,7 @@ from tournaments.models import Event, public_events_q
 from ..models import Participant, Stage
 from ..services import pages, sheets
 from ..services.decisions import carried_by
-from .common import MANAGE, event_or_deny, login_or_raise, round_or_deny, table_or_deny
+from .common import MANAGE, event_or_deny, round_or_deny, table_or_deny
 
 
 def index(request):
@@ -37,7 +37,6 @@ def _header(request, event) -> dict:
 
 
 @cache_public_page(by_event)
-@login_or_raise
 def event_page(request, pk):
     event = event_or_deny(request, pk)
     context = _header(request, event)
@@ -57,7 +56,6 @@ def _pick(stages, request):
 
 
 @cache_public_page(by_event, params=("stage", "group", "after", "player"))
-@login_or_raise
 def standings(request, pk):
     event = event_or_deny(request, pk)
     context = _header(request, event)
@@ -94,7 +92,6 @@ def _ruleset(event):
     return settings.ruleset if settings else None
 
 
-@login_or_raise
 def round_page(request, pk):
     rnd = round_or_deny(request, pk)
     event = rnd.event
@@ -121,7 +118,6 @@ def _notes(notes):
 
 
 @cache_public_page(by_event)
-@login_or_raise
 def player_card(request, pk, person):
     event = event_or_deny(request, pk)
     person = get_object_or_404(Person, pk=person)
@@ -132,7 +128,6 @@ def player_card(request, pk, person):
     return render(request, "ulti/player.html", context)
 
 
-@login_or_raise
 def sheet_print(request, pk):
     """The printable score sheet of a table: filled with the latest saved sheet, or empty to play on."""
     table = table_or_deny(request, pk)

@@ -14,7 +14,7 @@ from ..engine.sheet import BIDS, SILENT_GAMES, SLOTS, form_values
 from ..models import Round
 from ..services import UltiError, sheets
 from . import director
-from .common import MANAGE, login_or_raise, show_errors, table_or_deny
+from .common import MANAGE, show_errors, table_or_deny
 from .notes import OFFENCE_LABELS, PHASE_LABELS, SILENT_CHOICE_LABELS, SILENT_LABELS, SLOT_LABELS
 
 # Which answers each silent game allows (a silent four aces may be split between the defenders, only a
@@ -27,7 +27,6 @@ SILENT_OPTIONS = {
 }
 
 
-@login_or_raise
 def sheet_form(request, pk):
     table = table_or_deny(request, pk, MANAGE)
     rnd = table.round
@@ -145,7 +144,6 @@ def _action(table):
     return reverse("ulti_sheet_confirm", args=[table.pk])
 
 
-@login_or_raise
 @require_POST
 def sheet_confirm(request, pk):
     """The director's choices on the decisions a waiting score sheet covers; only then is it saved."""
@@ -167,7 +165,6 @@ def sheet_confirm(request, pk):
     )
 
 
-@login_or_raise
 @require_POST
 def sheet_preview(request, pk):
     """Running totals as the director types; the server settles, the page only shows."""
