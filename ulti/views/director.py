@@ -8,15 +8,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.celery import enqueue_on_commit
 from results import decision_views
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, check_text_size, read_upload_text
+from results.upload_input import UploadInputError
 
-from .. import tasks
 from ..models import RoundUpload, Stage
 from ..services import UltiError, draw, pages, setup, uploads
+from ..services import recompute as recompute_service
 from ..services.decisions import carried_by
 from .common import (
     MANAGE,
@@ -26,8 +24,6 @@ from .common import (
     show_errors,
     stage_or_deny,
 )
-
-Source = VersionedUpload.Source
 
 
 @require_POST
@@ -180,18 +176,23 @@ def upload(request, pk):
     values = {}
     if request.method == "POST" and "csv" in request.POST:
         upload_file = request.FILES.get("file")
-        text = request.POST.get("text", "")
-        name = ""
+        data = upload_file if upload_file is not None else request.POST.get("text", "")
+        upload = {
+            "kind": "csv",
+            "file_name": getattr(upload_file, "name", ""),
+            "note": request.POST.get("note", ""),
+        }
         try:
-            if upload_file is not None:
-                name = upload_file.name
-                text = read_upload_text(upload_file)
-            else:
-                check_text_size(text)
-            upload = {"kind": "csv", "text": text, "file_name": name, "note": request.POST.get("note", "")}
-            _store(rnd, upload, request.user)
+            uploads.receive(
+                rnd,
+                uploads.Format.CSV,
+                data,
+                user=request.user,
+                file_name=upload["file_name"],
+                note=upload["note"],
+            )
         except DecisionsPending as pending:
-            return _ask(request, rnd, upload, pending)
+            return _ask(request, rnd, {**upload, "text": pending.text}, pending)
         except (UltiError, UploadInputError) as error:
             show_errors(request, error)
         else:
@@ -259,17 +260,22 @@ PENDING = "ulti-round"
 
 
 def _store(rnd, upload: dict, user, **resolution):
-    """The waiting (or new) upload of the round, through the one upload service; ``resolution``: the
+    """The waiting (or new) upload of the round, through the one upload seam; ``resolution``: the
     director's choices on the decisions it covers."""
     if upload["kind"] == "csv":
-        return uploads.upload_csv(
-            rnd, upload["text"], user=user, file_name=upload["file_name"], note=upload["note"], **resolution
-        )
-    results = {
-        str(t): {int(pid): forint for pid, forint in got.items()} for t, got in upload["results"].items()
-    }
-    return uploads.upload_round(
-        rnd, results, user=user, source=Source.FORM, note=upload["note"], **resolution
+        data = upload["text"]
+    else:
+        data = {
+            str(t): {int(pid): forint for pid, forint in got.items()} for t, got in upload["results"].items()
+        }
+    return uploads.receive(
+        rnd,
+        upload["kind"],
+        data,
+        user=user,
+        file_name=upload.get("file_name", ""),
+        note=upload["note"],
+        **resolution,
     )
 
 
@@ -383,12 +389,6 @@ def next_stage(request, pk):
 def recompute(request, pk):
     """Run the recompute again (e.g. after a failure was fixed); it is idempotent."""
     event = event_or_deny(request, pk, MANAGE)
-    from django.db import transaction
-
-    from results.services import mark_uploaded
-
-    with transaction.atomic():
-        mark_uploaded(event.pk, "ulti")
-        enqueue_on_commit(tasks.recompute_ulti_event, event.pk)
+    recompute_service.run_again(event.pk)
     messages.success(request, _("The standings are being recomputed."))
     return redirect("ulti_event", event.pk)
