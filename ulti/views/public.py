@@ -9,10 +9,13 @@ from federation.models import Person
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
+from ..engine import sheet as sheet_mod
+from ..engine.sheet import BIDS
 from ..models import Participant, Stage
-from ..services import pages, sheets
+from ..services import loading, pages, sheets
 from ..services.decisions import carried_by
 from .common import MANAGE, event_or_deny, round_or_deny, table_or_deny
+from .notes import describe, summarise
 
 
 def index(request):
@@ -42,8 +45,6 @@ def event_page(request, pk):
     context = _header(request, event)
     context["stages"] = pages.stages(event, with_drafts=context["can_manage"])
     if context["can_manage"]:
-        from ..services import loading
-
         context["settings"] = loading.settings_of(event)
         context["entries"] = event.active_entries().filter(no_show=False).count()
     return render(request, "ulti/event.html", context)
@@ -86,8 +87,6 @@ def standings(request, pk):
 
 
 def _ruleset(event):
-    from ..services import loading
-
     settings = loading.settings_of(event)
     return settings.ruleset if settings else None
 
@@ -112,8 +111,6 @@ def round_page(request, pk):
 
 
 def _notes(notes):
-    from .notes import describe
-
     return [describe(n) for n in notes]
 
 
@@ -141,10 +138,6 @@ def sheet_print(request, pk):
 
 
 def _sheet_rows(table, sheet) -> dict:
-    from ..engine.sheet import BIDS
-    from ..services import loading
-    from .notes import summarise
-
     seats = list(table.seats.select_related("participant__person").order_by("position"))
     keys = [str(s.participant_id) for s in seats]
     settings = loading.settings_of(table.event)
@@ -152,8 +145,6 @@ def _sheet_rows(table, sheet) -> dict:
     rows = []
     if sheet is not None:
         rules, _req, unit = sheets.context_of(table)
-        from ..engine import sheet as sheet_mod
-
         result = sheet_mod.settle_sheet(
             list(enumerate(sheet.deals, start=1)), keys, rules, sheet.unit_forints
         )

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST
 from results import decision_views
 from results.upload_decisions import DecisionsPending
 
-from ..engine.sheet import BIDS, SILENT_GAMES, SLOTS, form_values
+from ..engine.scoring import SilentGame
+from ..engine.sheet import BIDS, SILENT_GAMES, SLOT_OF, SLOTS, form_values
 from ..models import Round
 from ..services import UltiError, sheets
 from . import director
@@ -122,14 +123,10 @@ def sheet_form(request, pk):
 
 
 def _durchmars():
-    from ulti.engine.scoring import SilentGame
-
     return SilentGame.DURCHMARS
 
 
 def _slot(component):
-    from ..engine.sheet import SLOT_OF
-
     return SLOT_OF[component]
 
 
