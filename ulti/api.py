@@ -17,9 +17,8 @@ from config.query import api_int, column_range
 from federation.api_permissions import RulesPermission
 from federation.models import Role
 from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, check_request_size, check_text_size
+from results.upload_input import UploadInputError, check_request_size
 from tournaments.models import Event, public_events_q
 
 from .models import Group, Round, Stage, Standing
@@ -216,22 +215,15 @@ class UltiRoundViewSet(viewsets.ReadOnlyModelViewSet):
         data = body.validated_data
         try:
             if data.get("csv"):
-                check_text_size(data["csv"])
-                version = uploads.upload_csv(
-                    rnd, data["csv"], user=request.user, note=data.get("note", ""), **resolution(data)
-                )
+                fmt, upload = uploads.Format.CSV, data["csv"]
             else:
-                results = {
+                fmt = uploads.Format.FORM
+                upload = {
                     t["table"]: {r["participant"]: r["forint"] for r in t["results"]} for t in data["tables"]
                 }
-                version = uploads.upload_round(
-                    rnd,
-                    results,
-                    user=request.user,
-                    source=VersionedUpload.Source.FORM,
-                    note=data.get("note", ""),
-                    **resolution(data),
-                )
+            version = uploads.receive(
+                rnd, fmt, upload, user=request.user, note=data.get("note", ""), **resolution(data)
+            )
         except DecisionsPending as pending:
             return conflict(pending)
         except UltiError as error:

@@ -7,6 +7,9 @@ publish, edit and upload; everybody reads the published rounds and the standings
 import rules
 
 from federation.predicates import is_event_director, is_federation_staff, is_superuser
+from tournaments.models import Event
+
+from .models import Round, ScoreSheet, Table
 
 runs_event = is_superuser | is_event_director | is_federation_staff
 
@@ -14,10 +17,6 @@ runs_event = is_superuser | is_event_director | is_federation_staff
 @rules.predicate
 def is_published(user, obj):
     """A public event, or a published round (table, sheet) of one."""
-    from tournaments.models import Event
-
-    from .models import Round, ScoreSheet, Table
-
     if obj is None:
         return False
     if isinstance(obj, Event):

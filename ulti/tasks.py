@@ -2,12 +2,12 @@
 
 from celery import shared_task
 
+from .services import recompute
+
 
 @shared_task
 def recompute_ulti_event(event_id):
     """Rescore every table and replace the event's standings; serialised per event, safe to run twice."""
-    from .services import recompute
-
     try:
         return recompute.recompute_event(event_id)
     except recompute.RecomputeError as error:

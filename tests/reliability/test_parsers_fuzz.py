@@ -23,7 +23,7 @@ from results.upload_input import UndecodableUpload, decode_text
 from teams.csv_upload import parse_csv as teams_csv
 from teams.engine.parsed import UploadError
 from teams.pbn_upload import parse_pbn as teams_pbn
-from ulti import csv_upload as ulti_csv
+from ulti.engine import csv_upload as ulti_csv
 from ulti.engine import sheet
 from ulti.engine.scoring.cli import deal_from_json, run
 from ulti.engine.scoring.errors import ScoringError

@@ -16,7 +16,16 @@ from django.utils.translation import gettext as _
 
 from results.upload_decisions import DECISION_SOURCES, Action, described
 
-from ..models import ForintResult, PointDeduction, Round, RoundUpload, Seat, UploadDecision
+from ..models import (
+    ForintResult,
+    Participant,
+    PointDeduction,
+    Round,
+    RoundUpload,
+    Seat,
+    Table,
+    UploadDecision,
+)
 
 
 @dataclass
@@ -76,8 +85,6 @@ def _signed(value) -> str:
 
 def describe(rnd: Round, decision: RoundUpload, delta: Delta, given: dict[int, dict[int, int]]) -> dict:
     """One affected decision as the director is shown it (JSON-ready); ``given``: the upload's lines."""
-    from ..models import Participant, Table
-
     out = described(decision)
     out["round"] = rnd.number
     tables = {t.pk: t for t in Table.objects.filter(pk__in=set(delta.tables) | delta.deduction_tables)}

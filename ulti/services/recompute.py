@@ -18,8 +18,8 @@ from django.db import transaction
 
 from rankings.services import results_changed
 from results import bulk
-from results.models import VersionedUpload
-from results.services import recompute
+from results.models import RecomputeState, VersionedUpload
+from results.services import mark_uploaded, recompute
 from results.upload_decisions import Action
 from tournaments.models import Event
 from ulti.engine.standings import StandingsError, compute_standings
@@ -36,7 +36,7 @@ from ..models import (
     TableScore,
     TeamStanding,
 )
-from . import draw, loading
+from . import draw, loading, request_recompute
 
 
 class RecomputeError(Exception):
@@ -70,9 +70,14 @@ def _tell_rankings(event_id: int, reason: str) -> None:
     results_changed(event_id, reason)
 
 
-def record_failure(event_id: int, message: str) -> None:
-    from results.models import RecomputeState
+def run_again(event_id: int) -> None:
+    """Publish the event's recompute again (e.g. after a failure was fixed); it is idempotent."""
+    with transaction.atomic():
+        mark_uploaded(event_id, SCOPE)
+        request_recompute(event_id)
 
+
+def record_failure(event_id: int, message: str) -> None:
     with transaction.atomic():
         RecomputeState.objects.filter(event_id=event_id, scope=SCOPE).update(error=message[:2000])
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from federation.models import Federation
 from rankings.services import live_ratings as rankings_live_ratings
+from results.services import state_of
 from tournaments.models import Entry, EntryMember, Event
 from ulti.engine.rulesets import RuleSetError, get_ruleset
 
@@ -131,8 +132,6 @@ def start_next_stage(stage: Stage, *, size: int, system: str | None = None, user
     Event.objects.select_for_update().filter(pk=stage.event_id).first()
     if Stage.objects.filter(event_id=stage.event_id, number=stage.number + 1).exists():
         raise UltiError(_("The next stage already exists."))
-    from results.services import state_of
-
     state = state_of(stage.event_id, "ulti")
     if not loading.stage_complete(stage) or state is None or state.processing:
         raise UltiError(

@@ -8,7 +8,7 @@ gives the team standings, one placing per team. Every player who played has the 
 
 from __future__ import annotations
 
-from rankings.sources import register_source
+from rankings.sources import EventResult, FinalPlacing, PlayerShare, TablePlaces, event_facts, register_source
 from results.services import state_of
 
 from ..models import SCOPE, Stage, Standing, TableScore, TeamStanding
@@ -26,8 +26,6 @@ def _last(stage, model):
 
 def ulti_final_result(event):
     """rankings source: fn(event) -> EventResult | None (None while not final)."""
-    from rankings.sources import EventResult, FinalPlacing, PlayerShare, TablePlaces, event_facts
-
     if event.format not in ("ulti_individual", "ulti_team", "sport_ulti"):
         return None
     state = state_of(event.pk, SCOPE)

@@ -1,4 +1,8 @@
-"""A round's forint results in: validated whole, written as the round's next version, recompute queued.
+"""A round's forint results in: validated whole, written as the round's next version, recompute requested.
+
+``receive`` is the one seam pages and API call: the round's CSV (an uploaded file or a pasted text, read
+through ``results.upload_input``) or the web form's / API's table rows, parsed by the engine
+(``ulti.engine.csv_upload``), written as the next version with the decisions it covers as today.
 
 Every table is checked before anything is written: unknown table or player, a missing table or seat, a
 table whose forints do not sum to zero (named). A full upload (form, CSV, API) must cover every table; a
@@ -7,18 +11,22 @@ score sheet changes one table and copies the others from the latest version.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.celery import enqueue_on_commit
+from federation.models import Membership
 from results.models import VersionedUpload
 from results.services import mark_uploaded
 from results.upload_decisions import DECISION_SOURCES, Action, DecisionsPending, ResolutionError, resolve
+from results.upload_input import check_text_size, read_upload_text
+from ulti.engine import csv_upload
 from ulti.engine.tables import TableError, TableResult
 
-from .. import csv_upload
 from ..models import SCOPE, ForintResult, Round, RoundUpload
-from . import UltiError, loading
+from . import UltiError, loading, request_recompute
 from . import decisions as decision_layers
 from .draw import _lock
 
@@ -138,9 +146,7 @@ def _write(
         for (table_id, pid), forint in rows.items()
     )
     decision_layers.record(upload, actions, user)
-    from .. import tasks
-
-    enqueue_on_commit(tasks.recompute_ulti_event, rnd.event_id)
+    request_recompute(rnd.event_id)
     return upload
 
 
@@ -208,16 +214,46 @@ def _as_int(text: str):
     return (0, int(text)) if str(text).isdigit() else (1, str(text))
 
 
+class Format(StrEnum):
+    CSV = "csv"  # an uploaded file (Django's or DRF's UploadedFile), its bytes, or a pasted text
+    FORM = "form"  # table number -> {participant id: forint}, every table (the web form, the API)
+
+
+def read_csv(data) -> str:
+    """A CSV upload's text through results.upload_input: a file or bytes under the size limit and decoded
+    as a Hungarian file, a pasted text under the same limit. Raises ``UploadInputError``."""
+    if isinstance(data, str):
+        return check_text_size(data)
+    if isinstance(data, bytes):
+        return read_upload_text(ContentFile(data))
+    return read_upload_text(data)
+
+
+def receive(rnd: Round, fmt: Format, data, *, user, file_name="", note="", **resolution) -> RoundUpload:
+    """The round's next version from an upload in ``fmt`` (see ``Format``); ``resolution`` (decisions,
+    reasons, based_on): the director's choice on the decisions in force it covers (see ``_write``).
+
+    Raises ``UploadInputError`` (size, decoding), ``UltiError`` (every problem of the content; nothing is
+    written) or ``DecisionsPending`` (nothing written: ask the director; for a CSV its ``text`` is the text
+    read, to send again with the choices)."""
+    if fmt == Format.CSV:
+        text = read_csv(data)
+        try:
+            return upload_csv(rnd, text, user=user, file_name=file_name, note=note, **resolution)
+        except DecisionsPending as pending:
+            pending.text = text  # what was read, for the page to keep while it asks the director
+            raise
+    return upload_round(rnd, data, user=user, source=Source.FORM, note=note, **resolution)
+
+
 @transaction.atomic
 def upload_csv(rnd: Round, text: str, *, user, file_name="", note="", **resolution) -> RoundUpload:
     """A CSV text of the round (table;player;forint); ``resolution``: see ``upload_round``."""
     try:
         lines = csv_upload.parse(text)
     except csv_upload.CsvError as error:
-        raise UltiError(error.messages)
+        raise UltiError([_(message) % params for message, params in error.problems])
     participants = list(rnd.group.participants.select_related("person"))
-    from federation.models import Membership
-
     members = dict(
         Membership.objects.filter(
             federation_id=rnd.group.stage.event.federation_id,

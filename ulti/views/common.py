@@ -1,11 +1,12 @@
-"""What the ulti pages share: loading an object with its permission checked on the server."""
+"""What the ulti pages share: loading an object with its permission checked, through federation.access.
+
+Ulti's visibility rule (who may know an object exists; others get a 404): an event that is not public only
+for those who manage it; a draft round, and its tables, only for those who manage the event.
+"""
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 
+from federation.access import object_or_deny
 from tournaments.models import Event
 
 from ..models import Group, Round, Stage, Table
@@ -13,69 +14,45 @@ from ..models import Group, Round, Stage, Table
 VIEW, MANAGE = "ulti.view_results", "ulti.manage_event"
 
 
-class LoginNeeded(Exception):
-    pass
+def event_visible(user, event) -> bool:
+    return event.is_public or user.has_perm(MANAGE, event)
 
 
-def check(request, perm, obj, event):
-    """Allowed, or 404 for what the user may not even know exists, login for anonymous, else 403."""
-    if request.user.has_perm(perm, obj):
-        return
-    if not event.is_public and not request.user.has_perm(MANAGE, event):
-        raise Http404
-    if perm == VIEW and isinstance(obj, Round | Table) and not request.user.has_perm(MANAGE, event):
-        raise Http404  # a draft round does not exist for the public
-    if not request.user.is_authenticated:
-        raise LoginNeeded
-    raise PermissionDenied
+def _round_visible(user, rnd) -> bool:
+    return (rnd.is_published and rnd.event.is_public) or user.has_perm(MANAGE, rnd.event)
+
+
+def _of_event(user, obj) -> bool:
+    return event_visible(user, obj.event)
+
+
+def _of_round(user, table) -> bool:
+    return _round_visible(user, table.round)
 
 
 def event_or_deny(request, pk, perm=VIEW) -> Event:
-    event = get_object_or_404(
-        Event.objects.select_related("federation", "club"), pk=pk, format__in=Event.ULTI_FORMATS
-    )
-    check(request, perm, event, event)
-    return event
+    events = Event.objects.select_related("federation", "club").filter(format__in=Event.ULTI_FORMATS)
+    return object_or_deny(request, events, perm, visible=event_visible, pk=pk)
 
 
 def round_or_deny(request, pk, perm=VIEW) -> Round:
-    rnd = get_object_or_404(
-        Round.objects.select_related("group__stage__event__federation", "group__stage__event__club"), pk=pk
-    )
-    check(request, perm, rnd, rnd.event)
-    return rnd
+    rounds = Round.objects.select_related("group__stage__event__federation", "group__stage__event__club")
+    return object_or_deny(request, rounds, perm, visible=_round_visible, pk=pk)
 
 
 def table_or_deny(request, pk, perm=VIEW) -> Table:
-    table = get_object_or_404(Table.objects.select_related("round__group__stage__event__federation"), pk=pk)
-    check(request, perm, table, table.event)
-    return table
+    tables = Table.objects.select_related("round__group__stage__event__federation")
+    return object_or_deny(request, tables, perm, visible=_of_round, pk=pk)
 
 
 def group_or_deny(request, pk, perm=MANAGE) -> Group:
-    group = get_object_or_404(Group.objects.select_related("stage__event__federation"), pk=pk)
-    check(request, perm, group, group.event)
-    return group
+    groups = Group.objects.select_related("stage__event__federation")
+    return object_or_deny(request, groups, perm, visible=_of_event, pk=pk)
 
 
 def stage_or_deny(request, pk, perm=MANAGE) -> Stage:
-    stage = get_object_or_404(Stage.objects.select_related("event__federation"), pk=pk)
-    check(request, perm, stage, stage.event)
-    return stage
-
-
-def login_or_raise(view):
-    """Anonymous visitors of a page they may not see go to the login page instead of a 403."""
-
-    def wrapped(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except LoginNeeded:
-            return redirect_to_login(request.get_full_path())
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
+    stages = Stage.objects.select_related("event__federation")
+    return object_or_deny(request, stages, perm, visible=_of_event, pk=pk)
 
 
 def show_errors(request, error):

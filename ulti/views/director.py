@@ -8,30 +8,24 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.celery import enqueue_on_commit
 from results import decision_views
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, check_text_size, read_upload_text
+from results.upload_input import UploadInputError
 
-from .. import tasks
 from ..models import RoundUpload, Stage
 from ..services import UltiError, draw, pages, setup, uploads
+from ..services import recompute as recompute_service
 from ..services.decisions import carried_by
 from .common import (
     MANAGE,
     event_or_deny,
     group_or_deny,
-    login_or_raise,
     round_or_deny,
     show_errors,
     stage_or_deny,
 )
 
-Source = VersionedUpload.Source
 
-
-@login_or_raise
 @require_POST
 def start(request, pk):
     event = event_or_deny(request, pk, MANAGE)
@@ -59,7 +53,6 @@ def _int(value):
     return int(value)
 
 
-@login_or_raise
 @require_POST
 def save_settings(request, pk):
     event = event_or_deny(request, pk, MANAGE)
@@ -72,7 +65,6 @@ def save_settings(request, pk):
     return redirect("ulti_event", event.pk)
 
 
-@login_or_raise
 @require_POST
 def generate(request, pk):
     group = group_or_deny(request, pk)
@@ -85,7 +77,6 @@ def generate(request, pk):
     return redirect("ulti_round", rnd.pk)
 
 
-@login_or_raise
 @require_POST
 def schedule(request, pk):
     group = group_or_deny(request, pk)
@@ -98,7 +89,6 @@ def schedule(request, pk):
     return redirect("ulti_round", rounds[0].pk)
 
 
-@login_or_raise
 @require_POST
 def publish(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
@@ -111,7 +101,6 @@ def publish(request, pk):
     return redirect("ulti_round", rnd.pk)
 
 
-@login_or_raise
 def edit(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     participants = list(rnd.group.participants.select_related("person").order_by("number"))
@@ -175,32 +164,35 @@ def _pid(value):
     return int(value) if value and value.isdigit() else None
 
 
-@login_or_raise
 def cards(request, pk):
     """Printable table cards: one per table with the three players' seats."""
     rnd = round_or_deny(request, pk, MANAGE)
     return render(request, "ulti/cards.html", {"event": rnd.event, "round": rnd, **pages.round_tables(rnd)})
 
 
-@login_or_raise
 def upload(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     current = pages.round_tables(rnd)
     values = {}
     if request.method == "POST" and "csv" in request.POST:
         upload_file = request.FILES.get("file")
-        text = request.POST.get("text", "")
-        name = ""
+        data = upload_file if upload_file is not None else request.POST.get("text", "")
+        upload = {
+            "kind": "csv",
+            "file_name": getattr(upload_file, "name", ""),
+            "note": request.POST.get("note", ""),
+        }
         try:
-            if upload_file is not None:
-                name = upload_file.name
-                text = read_upload_text(upload_file)
-            else:
-                check_text_size(text)
-            upload = {"kind": "csv", "text": text, "file_name": name, "note": request.POST.get("note", "")}
-            _store(rnd, upload, request.user)
+            uploads.receive(
+                rnd,
+                uploads.Format.CSV,
+                data,
+                user=request.user,
+                file_name=upload["file_name"],
+                note=upload["note"],
+            )
         except DecisionsPending as pending:
-            return _ask(request, rnd, upload, pending)
+            return _ask(request, rnd, {**upload, "text": pending.text}, pending)
         except (UltiError, UploadInputError) as error:
             show_errors(request, error)
         else:
@@ -268,17 +260,22 @@ PENDING = "ulti-round"
 
 
 def _store(rnd, upload: dict, user, **resolution):
-    """The waiting (or new) upload of the round, through the one upload service; ``resolution``: the
+    """The waiting (or new) upload of the round, through the one upload seam; ``resolution``: the
     director's choices on the decisions it covers."""
     if upload["kind"] == "csv":
-        return uploads.upload_csv(
-            rnd, upload["text"], user=user, file_name=upload["file_name"], note=upload["note"], **resolution
-        )
-    results = {
-        str(t): {int(pid): forint for pid, forint in got.items()} for t, got in upload["results"].items()
-    }
-    return uploads.upload_round(
-        rnd, results, user=user, source=Source.FORM, note=upload["note"], **resolution
+        data = upload["text"]
+    else:
+        data = {
+            str(t): {int(pid): forint for pid, forint in got.items()} for t, got in upload["results"].items()
+        }
+    return uploads.receive(
+        rnd,
+        upload["kind"],
+        data,
+        user=user,
+        file_name=upload.get("file_name", ""),
+        note=upload["note"],
+        **resolution,
     )
 
 
@@ -333,7 +330,6 @@ def confirm_waiting(request, rnd, kind, owner, store, *, back, action, done):
     return redirect("ulti_round", rnd.pk)
 
 
-@login_or_raise
 @require_POST
 def upload_confirm(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
@@ -349,7 +345,6 @@ def upload_confirm(request, pk):
     )
 
 
-@login_or_raise
 def versions(request, pk):
     rnd = round_or_deny(request, pk, MANAGE)
     history = []
@@ -367,7 +362,6 @@ def versions(request, pk):
     return render(request, "ulti/versions.html", {"event": rnd.event, "round": rnd, "history": history})
 
 
-@login_or_raise
 @require_POST
 def next_stage(request, pk):
     stage = stage_or_deny(request, pk)
@@ -391,17 +385,10 @@ def next_stage(request, pk):
     return redirect("ulti_event", stage.event_id)
 
 
-@login_or_raise
 @require_POST
 def recompute(request, pk):
     """Run the recompute again (e.g. after a failure was fixed); it is idempotent."""
     event = event_or_deny(request, pk, MANAGE)
-    from django.db import transaction
-
-    from results.services import mark_uploaded
-
-    with transaction.atomic():
-        mark_uploaded(event.pk, "ulti")
-        enqueue_on_commit(tasks.recompute_ulti_event, event.pk)
+    recompute_service.run_again(event.pk)
     messages.success(request, _("The standings are being recomputed."))
     return redirect("ulti_event", event.pk)

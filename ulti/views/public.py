@@ -9,10 +9,13 @@ from federation.models import Person
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
+from ..engine import sheet as sheet_mod
+from ..engine.sheet import BIDS
 from ..models import Participant, Stage
-from ..services import pages, sheets
+from ..services import loading, pages, sheets
 from ..services.decisions import carried_by
-from .common import MANAGE, event_or_deny, login_or_raise, round_or_deny, table_or_deny
+from .common import MANAGE, event_or_deny, round_or_deny, table_or_deny
+from .notes import describe, summarise
 
 
 def index(request):
@@ -37,14 +40,11 @@ def _header(request, event) -> dict:
 
 
 @cache_public_page(by_event)
-@login_or_raise
 def event_page(request, pk):
     event = event_or_deny(request, pk)
     context = _header(request, event)
     context["stages"] = pages.stages(event, with_drafts=context["can_manage"])
     if context["can_manage"]:
-        from ..services import loading
-
         context["settings"] = loading.settings_of(event)
         context["entries"] = event.active_entries().filter(no_show=False).count()
     return render(request, "ulti/event.html", context)
@@ -57,7 +57,6 @@ def _pick(stages, request):
 
 
 @cache_public_page(by_event, params=("stage", "group", "after", "player"))
-@login_or_raise
 def standings(request, pk):
     event = event_or_deny(request, pk)
     context = _header(request, event)
@@ -88,13 +87,10 @@ def standings(request, pk):
 
 
 def _ruleset(event):
-    from ..services import loading
-
     settings = loading.settings_of(event)
     return settings.ruleset if settings else None
 
 
-@login_or_raise
 def round_page(request, pk):
     rnd = round_or_deny(request, pk)
     event = rnd.event
@@ -115,13 +111,10 @@ def round_page(request, pk):
 
 
 def _notes(notes):
-    from .notes import describe
-
     return [describe(n) for n in notes]
 
 
 @cache_public_page(by_event)
-@login_or_raise
 def player_card(request, pk, person):
     event = event_or_deny(request, pk)
     person = get_object_or_404(Person, pk=person)
@@ -132,7 +125,6 @@ def player_card(request, pk, person):
     return render(request, "ulti/player.html", context)
 
 
-@login_or_raise
 def sheet_print(request, pk):
     """The printable score sheet of a table: filled with the latest saved sheet, or empty to play on."""
     table = table_or_deny(request, pk)
@@ -146,10 +138,6 @@ def sheet_print(request, pk):
 
 
 def _sheet_rows(table, sheet) -> dict:
-    from ..engine.sheet import BIDS
-    from ..services import loading
-    from .notes import summarise
-
     seats = list(table.seats.select_related("participant__person").order_by("position"))
     keys = [str(s.participant_id) for s in seats]
     settings = loading.settings_of(table.event)
@@ -157,8 +145,6 @@ def _sheet_rows(table, sheet) -> dict:
     rows = []
     if sheet is not None:
         rules, _req, unit = sheets.context_of(table)
-        from ..engine import sheet as sheet_mod
-
         result = sheet_mod.settle_sheet(
             list(enumerate(sheet.deals, start=1)), keys, rules, sheet.unit_forints
         )

@@ -10,11 +10,12 @@ from django.views.decorators.http import require_POST
 from results import decision_views
 from results.upload_decisions import DecisionsPending
 
-from ..engine.sheet import BIDS, SILENT_GAMES, SLOTS, form_values
+from ..engine.scoring import SilentGame
+from ..engine.sheet import BIDS, SILENT_GAMES, SLOT_OF, SLOTS, form_values
 from ..models import Round
 from ..services import UltiError, sheets
 from . import director
-from .common import MANAGE, login_or_raise, show_errors, table_or_deny
+from .common import MANAGE, show_errors, table_or_deny
 from .notes import OFFENCE_LABELS, PHASE_LABELS, SILENT_CHOICE_LABELS, SILENT_LABELS, SLOT_LABELS
 
 # Which answers each silent game allows (a silent four aces may be split between the defenders, only a
@@ -27,7 +28,6 @@ SILENT_OPTIONS = {
 }
 
 
-@login_or_raise
 def sheet_form(request, pk):
     table = table_or_deny(request, pk, MANAGE)
     rnd = table.round
@@ -123,14 +123,10 @@ def sheet_form(request, pk):
 
 
 def _durchmars():
-    from ulti.engine.scoring import SilentGame
-
     return SilentGame.DURCHMARS
 
 
 def _slot(component):
-    from ..engine.sheet import SLOT_OF
-
     return SLOT_OF[component]
 
 
@@ -145,7 +141,6 @@ def _action(table):
     return reverse("ulti_sheet_confirm", args=[table.pk])
 
 
-@login_or_raise
 @require_POST
 def sheet_confirm(request, pk):
     """The director's choices on the decisions a waiting score sheet covers; only then is it saved."""
@@ -167,7 +162,6 @@ def sheet_confirm(request, pk):
     )
 
 
-@login_or_raise
 @require_POST
 def sheet_preview(request, pk):
     """Running totals as the director types; the server settles, the page only shows."""

@@ -4,6 +4,9 @@
 is optional; the separator may be ';', ',' or a tab; forints may carry a sign, thousands spaces and "Ft".
 The whole file is read before anything is checked against the round, so every line error is reported
 at once (with its line number) and nothing is written.
+
+Pure Python: a refusal carries ``problems``, each a ``gettext_noop``-marked message and its parameters,
+which the service translates (``CsvError.messages`` is the untranslated text, for logs and tools).
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ import io
 import re
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
-
 HEADER_WORDS = {"asztal", "table", "jatekos", "játékos", "player", "forint", "ft", "eredmeny", "eredmény"}
 _FORINT = re.compile(r"^[+-]?\d+$")
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a message for makemessages; the service layer translates it."""
+    return message
 
 
 @dataclass(frozen=True)
@@ -27,10 +33,17 @@ class Line:
     forint: int
 
 
+Problem = tuple[str, dict]  # (message id, its %-parameters)
+
+
 class CsvError(ValueError):
-    def __init__(self, messages: list[str]):
-        self.messages = messages
-        super().__init__("; ".join(messages))
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(self.messages))
+
+    @property
+    def messages(self) -> list[str]:
+        return [message % params for message, params in self.problems]
 
 
 def _forint(text: str) -> int | None:
@@ -43,7 +56,7 @@ def parse(text: str) -> list[Line]:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        raise CsvError([_("The file is empty.")])
+        raise CsvError([(gettext_noop("The file is empty."), {})])
     sample = text[:2000]
     delimiter = max(";,\t", key=sample.count)
     # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
@@ -51,7 +64,7 @@ def parse(text: str) -> list[Line]:
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as error:
-        raise CsvError([_("The file cannot be read as CSV: %(reason)s") % {"reason": error}])
+        raise CsvError([(gettext_noop("The file cannot be read as CSV: %(reason)s"), {"reason": str(error)})])
     out, errors = [], []
     for number, row in enumerate(rows, start=1):
         cells = [c.strip() for c in row]
@@ -60,19 +73,26 @@ def parse(text: str) -> list[Line]:
         if number == 1 and {c.lower() for c in cells} & HEADER_WORDS:
             continue
         if len(cells) < 3:
-            errors.append(_("Line %(n)s: expected table, player and forint.") % {"n": number})
+            errors.append((gettext_noop("Line %(n)s: expected table, player and forint."), {"n": number}))
             continue
         table, player, amount = cells[0], cells[1], cells[2]
         if not table.isdecimal():
-            errors.append(_("Line %(n)s: %(value)s is not a table number.") % {"n": number, "value": table})
+            errors.append(
+                (gettext_noop("Line %(n)s: %(value)s is not a table number."), {"n": number, "value": table})
+            )
             continue
         forint = _forint(amount)
         if forint is None:
-            errors.append(_("Line %(n)s: %(value)s is not a forint amount.") % {"n": number, "value": amount})
+            errors.append(
+                (
+                    gettext_noop("Line %(n)s: %(value)s is not a forint amount."),
+                    {"n": number, "value": amount},
+                )
+            )
             continue
         out.append(Line(number, str(int(table)), player, forint))
     if errors:
         raise CsvError(errors)
     if not out:
-        raise CsvError([_("The file has no results.")])
+        raise CsvError([(gettext_noop("The file has no results."), {})])
     return out
