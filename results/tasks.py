@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from config.celery import enqueue_once_on_commit, publish
+from config.celery import enqueue_on_commit, publish
 
 from .models import RecomputeState
 
@@ -45,11 +45,12 @@ def register_recompute(scope: str, task, *, partial: str | None = None) -> None:
 
 
 def request_recompute(scope: str, event_id: int, *args, partial: str | None = None) -> None:
-    """Publish the scope's registered recompute once the surrounding transaction commits (once per
-    transaction for the same arguments). The one way a service asks for a recompute: game services never
-    import their own tasks module, so tasks -> services is the only direction between them."""
+    """Publish the scope's registered recompute once the surrounding transaction commits. The one way a
+    service asks for a recompute: game services never import their own tasks module, so tasks -> services
+    is the only direction between them. One message per request (a recompute that finds its stamp current
+    does nothing, so a duplicate costs one skipped run)."""
     task = RECOMPUTE_TASKS[scope] if partial is None else PARTIAL_TASKS[scope, partial]
-    enqueue_once_on_commit(task, event_id, *args)
+    enqueue_on_commit(task, event_id, *args)
 
 
 def grace_seconds() -> float:
