@@ -3,8 +3,7 @@
 Every refusal is an ``UltiError`` carrying translated messages for the director; nothing is written then.
 """
 
-from config.celery import enqueue_on_commit
-from results.tasks import RECOMPUTE_TASKS
+from results import tasks as results_tasks
 
 from ..models import SCOPE
 
@@ -21,13 +20,8 @@ class UltiError(ValueError):
 
 def request_recompute(event_id: int) -> None:
     """The event's recompute, published after the commit: the task ulti registered with
-    results.tasks.register_recompute (UltiConfig.ready()), so services never import ulti.tasks.
-
-    One message per call, as before: results.tasks.request_recompute sends one per transaction, and an
-    upload after an uncommitted one in the same transaction then publishes nothing that
-    captureOnCommitCallbacks sees (tests/ulti/test_decision_layers.py: a ruling, then the upload).
-    """
-    enqueue_on_commit(RECOMPUTE_TASKS[SCOPE], event_id)
+    results.tasks.register_recompute (UltiConfig.ready()), so services never import ulti.tasks."""
+    results_tasks.request_recompute(SCOPE, event_id)
 
 
 __all__ = ["SCOPE", "UltiError", "request_recompute"]
