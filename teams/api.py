@@ -4,16 +4,15 @@ matches (read; upload a result) and standings (read). `register(router)` is call
 The same services and `rules` permissions as the pages: `teams.run_event` on the event for every write.
 """
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.query import api_int, column_range, id_or_none
+from federation.access import deny, object_or_deny
 from federation.api_permissions import RulesPermission
 from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
 from results.models import VersionedUpload
@@ -28,6 +27,7 @@ from .pbn_upload import parse_pbn
 from .services import Refused
 from .services import pairing as pairing_service
 from .services import results as results_service
+from .views.common import RUN_EVENT, VIEW_EVENT, sees_round, team_events
 
 
 class TeamRefSerializer(serializers.ModelSerializer):
@@ -162,9 +162,8 @@ class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
 
     def retrieve(self, request, *args, **kwargs):
         round_ = self.get_object()
-        runs = request.user.has_perm("teams.run_event", round_.event)
-        if not runs and not (round_.is_published and request.user.has_perm("teams.view_event", round_.event)):
-            raise NotFound
+        if not sees_round(request.user, round_):
+            deny(request, round_, visible=sees_round)  # a draft round, or a private event's: 404
         return Response(self.get_serializer(round_).data)
 
     @extend_schema(request=GenerateSerializer, responses={201: TeamRoundSerializer})
@@ -172,9 +171,9 @@ class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
     def generate(self, request):
         data = GenerateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        event = get_object_or_404(Event, pk=data.validated_data["event"], format=Event.Format.TEAMS)
-        if not request.user.has_perm("teams.run_event", event):
-            raise PermissionDenied
+        event = object_or_deny(
+            request, team_events(), RUN_EVENT, visible=VIEW_EVENT, pk=data.validated_data["event"]
+        )
         try:
             round_ = pairing_service.generate_round(event, request.user)
         except Refused as error:

@@ -8,8 +8,7 @@ import hashlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -19,23 +18,16 @@ from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, read_upload_bytes
 
-from .csv_upload import parse_csv
-from .engine.parsed import UploadError, parsed_from_json, parsed_to_json
-from .forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
-from .models import Match, Round, minimum_refusal
-from .pbn_upload import parse_pbn
-from .services import Refused
-from .services import pairing as pairing_service
-from .services import results as results_service
-from .services.setup import setup_of
-from .views import _common, team_event_or_404
-
-
-def _runner_match(request, pk) -> Match:
-    match = get_object_or_404(Match.objects.select_related("round__event__federation", "home", "away"), pk=pk)
-    if not request.user.has_perm("teams.run_event", match.round.event):
-        raise PermissionDenied
-    return match
+from ..csv_upload import parse_csv
+from ..engine.parsed import UploadError, parsed_from_json, parsed_to_json
+from ..forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
+from ..models import minimum_refusal
+from ..pbn_upload import parse_pbn
+from ..services import Refused
+from ..services import pairing as pairing_service
+from ..services import results as results_service
+from ..services.setup import setup_of
+from .common import RUN_EVENT, common_context, runner_match, runner_round, team_event_or_deny
 
 
 def _refused(request, error):
@@ -45,7 +37,7 @@ def _refused(request, error):
 
 @login_required
 def setup_page(request, pk):
-    event = team_event_or_404(request, pk, "teams.run_event")
+    event = team_event_or_deny(request, pk, RUN_EVENT)
     try:
         setup = setup_of(event)
     except Refused as error:
@@ -56,13 +48,13 @@ def setup_page(request, pk):
         form.save()
         messages.success(request, _("The team event's options are saved."))
         return redirect("teams_event", event.pk)
-    return render(request, "teams/setup.html", _common(request, event, form=form, tab="event"))
+    return render(request, "teams/setup.html", common_context(request, event, form=form, tab="event"))
 
 
 @login_required
 @require_POST
 def generate(request, pk):
-    event = team_event_or_404(request, pk, "teams.run_event")
+    event = team_event_or_deny(request, pk, RUN_EVENT)
     try:
         round_ = pairing_service.generate_round(event, request.user)
     except Refused as error:
@@ -77,9 +69,7 @@ def generate(request, pk):
 @login_required
 @require_POST
 def publish(request, pk):
-    round_ = get_object_or_404(Round.objects.select_related("event"), pk=pk)
-    if not request.user.has_perm("teams.run_event", round_.event):
-        raise PermissionDenied
+    round_ = runner_round(request, pk)
     pairing_service.publish_round(round_, request.user)
     messages.success(request, _("Round %(n)s is published.") % {"n": round_.number})
     return redirect("teams_round", round_.event_id, round_.number)
@@ -88,9 +78,7 @@ def publish(request, pk):
 @login_required
 @require_POST
 def swap(request, pk):
-    round_ = get_object_or_404(Round.objects.select_related("event"), pk=pk)
-    if not request.user.has_perm("teams.run_event", round_.event):
-        raise PermissionDenied
+    round_ = runner_round(request, pk)
     form = SwapForm(request.POST, teams=round_.event.teams.all())
     if form.is_valid():
         try:
@@ -115,7 +103,7 @@ def _first_board(match):
 
 @login_required
 def upload(request, pk):
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     event = match.round.event
     boards = match.round.boards
     file_form = FileUploadForm(prefix="file")
@@ -156,7 +144,7 @@ def upload(request, pk):
                     )
         except (UploadError, UploadInputError) as error:
             errors = error.messages
-    context = _common(request, event, tab="rounds")
+    context = common_context(request, event, tab="rounds")
     context.update(match=match, file_form=file_form, imps_form=imps_form, card_form=card_form, errors=errors)
     return render(request, "teams/upload.html", context, status=400 if errors else 200)
 
@@ -198,7 +186,7 @@ def _confirm_page(request, match, token, affected, errors=(), post=None):
 @require_POST
 def upload_confirm(request, pk):
     """The director's choices on the decisions the waiting upload covers; only then is it stored."""
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     payload = decision_views.waiting(request, PENDING, match.pk, request.POST.get("token"))
     if payload is None:
         messages.warning(request, _("This confirmation is out of date: nothing was saved. Upload again."))
@@ -248,7 +236,7 @@ def _out_of_date(request, match, error):
 @login_required
 def decision(request, pk):
     """The director's decision on the match's result (adjusted score, correction, an appeal's ruling)."""
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     if match.is_bye:
         return redirect("teams_match", match.pk)
     form = DecisionForm(request.POST or None)
@@ -269,14 +257,14 @@ def decision(request, pk):
                 request, _("The decision is saved as a new version; later uploads keep it unless set aside.")
             )
             return redirect("teams_match", match.pk)
-    context = _common(request, match.round.event, tab="rounds")
+    context = common_context(request, match.round.event, tab="rounds")
     context.update(match=match, form=form, errors=errors)
     return render(request, "teams/decision.html", context, status=400 if errors else 200)
 
 
 @login_required
 def lineup(request, pk):
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     if match.is_bye:
         return redirect("teams_match", match.pk)
     event = match.round.event
@@ -301,6 +289,6 @@ def lineup(request, pk):
         else:
             messages.success(request, _("The line-up is saved as a new version."))
             return redirect("teams_match", match.pk)
-    context = _common(request, event, tab="rounds")
+    context = common_context(request, event, tab="rounds")
     context.update(match=match, form=form, errors=errors)
     return render(request, "teams/lineup.html", context)
