@@ -15,16 +15,13 @@ from config.query import api_int, column_range, id_or_none
 from federation.access import deny, object_or_deny
 from federation.api_permissions import RulesPermission
 from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, check_request_size, read_upload_bytes
+from results.upload_input import UploadInputError, check_request_size
 from tournaments.models import Event, public_events_q
 
-from .csv_upload import parse_csv
 from .engine.parsed import ParsedBoard, ParsedResult, UploadError
 from .models import Match, MatchResult, Round, Standing, Team
-from .pbn_upload import parse_pbn
-from .services import Refused
+from .services import Refused, uploads
 from .services import pairing as pairing_service
 from .services import results as results_service
 from .views.common import RUN_EVENT, VIEW_EVENT, sees_round, team_events
@@ -225,14 +222,13 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         try:
-            parsed, source, content, name = _parsed(values)
-            upload = results_service.upload_result(
+            fmt, parsed = _input(values)
+            upload = uploads.upload_match(
                 match,
                 request.user,
-                parsed,
-                source=source,
-                content=content,
-                file_name=name,
+                fmt,
+                file=values.get("file"),
+                parsed=parsed,
                 note=values.get("note", ""),
                 **resolution(values),
             )
@@ -246,27 +242,20 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-def _parsed(values):
-    Source = VersionedUpload.Source
+def _input(values) -> tuple[str, ParsedResult | None]:
+    """The upload's format ("pbn", "csv" or the form's) and, for the form's, its parsed result."""
     if values.get("file") is not None:
-        content = read_upload_bytes(values["file"])
-        if values.get("file_format") == "csv":
-            return parse_csv(content), Source.CSV, content, values["file"].name
-        return parse_pbn(content), Source.PBN, content, values["file"].name
+        return ("csv" if values.get("file_format") == "csv" else "pbn"), None
     if "home_imps" in values or "away_imps" in values:
         if "home_imps" not in values or "away_imps" not in values:
             raise UploadError(_("Send both home_imps and away_imps."))
-        return (
-            results_service.imps_result(
-                values["home_imps"], values["away_imps"], values.get("boards_played")
-            ),
-            Source.FORM,
-            b"",
-            "",
+        imps = results_service.imps_result(
+            values["home_imps"], values["away_imps"], values.get("boards_played")
         )
+        return uploads.FORM, imps
     if values.get("boards"):
         boards = tuple(ParsedBoard(b["board"], b["open_ns"], b["closed_ns"]) for b in values["boards"])
-        return ParsedResult(boards), Source.FORM, b"", ""
+        return uploads.FORM, ParsedResult(boards)
     raise UploadError(_("Send boards, home_imps and away_imps, or a file."))
 
 

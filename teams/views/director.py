@@ -4,8 +4,6 @@ Every action is checked with `teams.run_event` on the event (its director or its
 and done by a service; a refusal is shown as it is, and changes nothing.
 """
 
-import hashlib
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -14,16 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from results import decision_views
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, read_upload_bytes
+from results.upload_input import UploadInputError
 
-from ..csv_upload import parse_csv
-from ..engine.parsed import UploadError, parsed_from_json, parsed_to_json
+from ..engine.parsed import UploadError
 from ..forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
 from ..models import minimum_refusal
-from ..pbn_upload import parse_pbn
-from ..services import Refused
+from ..services import Refused, uploads
 from ..services import pairing as pairing_service
 from ..services import results as results_service
 from ..services.setup import setup_of
@@ -116,18 +111,8 @@ def upload(request, pk):
             if kind == "file":
                 file_form = FileUploadForm(request.POST, request.FILES, prefix="file")
                 if file_form.is_valid():
-                    handle = file_form.cleaned_data["file"]
-                    content = read_upload_bytes(handle)
-                    fmt = file_form.cleaned_data["kind"]
-                    parsed = parse_pbn(content) if fmt == "pbn" else parse_csv(content)
-                    source = VersionedUpload.Source.PBN if fmt == "pbn" else VersionedUpload.Source.CSV
-                    upload = dict(
-                        source=source,
-                        sha256=hashlib.sha256(content).hexdigest(),
-                        file_name=handle.name,
-                        note=file_form.cleaned_data["note"],
-                    )
-                    return _upload(request, match, parsed, upload)
+                    data = file_form.cleaned_data
+                    return _upload(request, match, data["kind"], file=data["file"], note=data["note"])
             elif kind == "imps":
                 imps_form = ImpsForm(request.POST, prefix="imps")
                 if imps_form.is_valid():
@@ -135,12 +120,13 @@ def upload(request, pk):
                     parsed = results_service.imps_result(
                         data["home_imps"], data["away_imps"], data["boards_played"]
                     )
-                    return _upload(request, match, parsed, {"note": data["note"]})
+                    return _upload(request, match, uploads.FORM, parsed=parsed, note=data["note"])
             elif kind == "card":
                 card_form = ScorecardForm(request.POST, prefix="card", boards=boards)
                 if card_form.is_valid():
+                    parsed = card_form.parsed()
                     return _upload(
-                        request, match, card_form.parsed(), {"note": card_form.cleaned_data["note"]}
+                        request, match, uploads.FORM, parsed=parsed, note=card_form.cleaned_data["note"]
                     )
         except (UploadError, UploadInputError) as error:
             errors = error.messages
@@ -157,12 +143,12 @@ def _uploaded(request, match):
 PENDING = "teams-match"
 
 
-def _upload(request, match, parsed, upload: dict):
+def _upload(request, match, fmt, **upload):
     """Store the upload, or (it covers decisions in force) keep it in the session and ask the director."""
     try:
-        results_service.upload_result(match, request.user, parsed, **upload)
-    except DecisionsPending as pending:
-        payload = {"parsed": parsed_to_json(parsed), "upload": upload, "based_on": pending.based_on}
+        uploads.upload_match(match, request.user, fmt, **upload)
+    except uploads.WaitingForDecisions as pending:
+        payload = {**pending.upload.to_json(), "based_on": pending.based_on}
         token = decision_views.stash(request, PENDING, match.pk, payload)
         return _confirm_page(request, match, token, pending.affected)
     return _uploaded(request, match)
@@ -195,17 +181,12 @@ def upload_confirm(request, pk):
         decision_views.drop(request, PENDING, match.pk)
         messages.info(request, _("The upload was cancelled: nothing was saved."))
         return redirect("teams_match", match.pk)
-    parsed = parsed_from_json(payload["parsed"])
+    upload = uploads.MatchInput.from_json(payload)
+    parsed = upload.parsed
     decisions, reasons = decision_views.choices_of(request.POST)
     try:
-        results_service.upload_result(
-            match,
-            request.user,
-            parsed,
-            **payload["upload"],
-            based_on=payload["based_on"],
-            decisions=decisions,
-            reasons=reasons,
+        uploads.store(
+            match, request.user, upload, based_on=payload["based_on"], decisions=decisions, reasons=reasons
         )
     except DecisionsPending as pending:  # a decision the form did not answer
         return _confirm_page(request, match, payload["token"], pending.affected, post=request.POST)

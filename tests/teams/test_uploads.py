@@ -5,13 +5,12 @@ from decimal import Decimal
 import pytest
 
 from results.services import state_of
-from teams.csv_upload import parse_csv
 from teams.engine.parsed import ParsedBoard, ParsedResult, UploadError
 from teams.engine.vp import wbf_vp
 from teams.models import SCOPE, BoardResult, MatchResult, MatchUpload, Standing
-from teams.pbn_upload import parse_pbn
 from teams.services import pairing, results
 from teams.services.recompute import recompute_event
+from teams.services.uploads import parse_csv, parse_pbn
 
 pytestmark = pytest.mark.django_db
 
