@@ -363,10 +363,11 @@ class MatchResult(models.Model):
         return self.home_imps - self.away_imps
 
 
-class BoardResult(models.Model):
-    """A board of a match's score card with its IMPs (home's view)."""
+class BoardScore(models.Model):
+    """A board of a match's score card with its IMPs (home's view): computed by the recompute from the
+    latest upload (the uploaded input is `UploadedBoard`), as bridge's computed rows are `BoardScore`."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_results")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_scores")
     board = models.PositiveSmallIntegerField()
     segment = models.PositiveSmallIntegerField()
     open_ns = models.IntegerField(null=True)

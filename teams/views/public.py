@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from results.page_cache import by_event, cache_public_page
 
 from ..forms import SwapForm
-from ..models import BoardResult, FinalPlace, PairButler, PlayerBoards, Round, Standing
+from ..models import BoardScore, FinalPlace, PairButler, PlayerBoards, Round, Standing
 from ..services.decisions import carried_by
 from .bracket import bracket_columns
 from .charts import places_chart
@@ -58,7 +58,7 @@ def match_page(request, pk):
     event = match.round.event
     runs = request.user.has_perm("teams.run_event", event)
     result = getattr(match, "result", None)
-    boards = list(BoardResult.objects.filter(match=match).order_by("board"))
+    boards = list(BoardScore.objects.filter(match=match).order_by("board"))
     segments = {}
     for row in boards:
         segments.setdefault(row.segment, []).append(row)
