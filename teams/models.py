@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation.immutable import AppendOnly
@@ -26,8 +27,6 @@ SCOPE = "bridge-teams"
 
 def minimum_refusal(error: ValueError) -> str:
     """The match-length engine's own reason (`plan_match`), introduced in the reader's language."""
-    from django.utils.translation import gettext
-
     return gettext("The match is shorter than VSz 33 allows: %(reason)s") % {"reason": error}
 
 
