@@ -82,7 +82,7 @@ def main():
     with dbbench.scratch_django("teams") as url:
         from teams.models import (
             SCOPE,
-            BoardResult,
+            BoardScore,
             MatchResult,
             PairButler,
             PlayerBoards,
@@ -115,7 +115,7 @@ def main():
             ],
             outputs=[
                 (MatchResult, in_event),
-                (BoardResult, in_event),
+                (BoardScore, in_event),
                 (Standing, f"event_id = {e}"),
                 (PlayerBoards, f"event_id = {e}"),
                 (PairButler, f"event_id = {e}"),

@@ -18,12 +18,11 @@ from demo import teams_play as demo_play
 from federation.models import Federation, Membership, Role
 from results.models import VersionedUpload
 from teams import tasks
-from teams.csv_upload import parse_csv
 from teams.engine.parsed import ParsedBoard, ParsedResult
 from teams.models import Match, Progress, TeamEvent
-from teams.pbn_upload import parse_pbn
 from teams.services import pairing, results
 from teams.services.setup import roster_entries
+from teams.services.uploads import parse_csv, parse_pbn
 from tournaments.engine import eligibility
 from tournaments.models import Entry, EntryMember, Event
 from tournaments.services.player_facts import event_terms, player_facts

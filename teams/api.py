@@ -4,30 +4,27 @@ matches (read; upload a result) and standings (read). `register(router)` is call
 The same services and `rules` permissions as the pages: `teams.run_event` on the event for every write.
 """
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.query import api_int, column_range, id_or_none
+from federation.access import deny, object_or_deny
 from federation.api_permissions import RulesPermission
 from results.api_decisions import DecisionsPendingSerializer, ResolutionFields, conflict, resolution
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, check_request_size, read_upload_bytes
+from results.upload_input import UploadInputError, check_request_size
 from tournaments.models import Event, public_events_q
 
-from .csv_upload import parse_csv
 from .engine.parsed import ParsedBoard, ParsedResult, UploadError
 from .models import Match, MatchResult, Round, Standing, Team
-from .pbn_upload import parse_pbn
-from .services import Refused
+from .services import Refused, uploads
 from .services import pairing as pairing_service
 from .services import results as results_service
+from .views.common import RUN_EVENT, VIEW_EVENT, sees_round, team_events
 
 
 class TeamRefSerializer(serializers.ModelSerializer):
@@ -162,9 +159,8 @@ class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
 
     def retrieve(self, request, *args, **kwargs):
         round_ = self.get_object()
-        runs = request.user.has_perm("teams.run_event", round_.event)
-        if not runs and not (round_.is_published and request.user.has_perm("teams.view_event", round_.event)):
-            raise NotFound
+        if not sees_round(request.user, round_):
+            deny(request, round_, visible=sees_round)  # a draft round, or a private event's: 404
         return Response(self.get_serializer(round_).data)
 
     @extend_schema(request=GenerateSerializer, responses={201: TeamRoundSerializer})
@@ -172,9 +168,9 @@ class TeamRoundViewSet(viewsets.ReadOnlyModelViewSet):
     def generate(self, request):
         data = GenerateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        event = get_object_or_404(Event, pk=data.validated_data["event"], format=Event.Format.TEAMS)
-        if not request.user.has_perm("teams.run_event", event):
-            raise PermissionDenied
+        event = object_or_deny(
+            request, team_events(), RUN_EVENT, visible=VIEW_EVENT, pk=data.validated_data["event"]
+        )
         try:
             round_ = pairing_service.generate_round(event, request.user)
         except Refused as error:
@@ -226,14 +222,13 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         try:
-            parsed, source, content, name = _parsed(values)
-            upload = results_service.upload_result(
+            fmt, parsed = _input(values)
+            upload = uploads.upload_match(
                 match,
                 request.user,
-                parsed,
-                source=source,
-                content=content,
-                file_name=name,
+                fmt,
+                file=values.get("file"),
+                parsed=parsed,
                 note=values.get("note", ""),
                 **resolution(values),
             )
@@ -247,27 +242,20 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-def _parsed(values):
-    Source = VersionedUpload.Source
+def _input(values) -> tuple[str, ParsedResult | None]:
+    """The upload's format ("pbn", "csv" or the form's) and, for the form's, its parsed result."""
     if values.get("file") is not None:
-        content = read_upload_bytes(values["file"])
-        if values.get("file_format") == "csv":
-            return parse_csv(content), Source.CSV, content, values["file"].name
-        return parse_pbn(content), Source.PBN, content, values["file"].name
+        return ("csv" if values.get("file_format") == "csv" else "pbn"), None
     if "home_imps" in values or "away_imps" in values:
         if "home_imps" not in values or "away_imps" not in values:
             raise UploadError(_("Send both home_imps and away_imps."))
-        return (
-            results_service.imps_result(
-                values["home_imps"], values["away_imps"], values.get("boards_played")
-            ),
-            Source.FORM,
-            b"",
-            "",
+        imps = results_service.imps_result(
+            values["home_imps"], values["away_imps"], values.get("boards_played")
         )
+        return uploads.FORM, imps
     if values.get("boards"):
         boards = tuple(ParsedBoard(b["board"], b["open_ns"], b["closed_ns"]) for b in values["boards"])
-        return ParsedResult(boards), Source.FORM, b"", ""
+        return uploads.FORM, ParsedResult(boards)
     raise UploadError(_("Send boards, home_imps and away_imps, or a file."))
 
 

@@ -8,14 +8,14 @@ class TeamsConfig(AppConfig):
     verbose_name = _("Team events")
 
     def ready(self):
-        from .services import source
-
-        source.register()
-
-        # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost.
+        # In ready(): these import models, which cannot be loaded before the app registry is.
         from results.tasks import register_recompute
 
         from . import tasks
         from .models import SCOPE
+        from .services import source
 
+        source.register()
+        # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost, and
+        # the services ask for it with results.tasks.request_recompute(SCOPE, event_id).
         register_recompute(SCOPE, tasks.recompute_event)

@@ -5,8 +5,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .engine.parsed import ParsedBoard, ParsedResult, UploadError
+from .engine.scores import room_score
 from .models import TeamEvent
-from .scores import room_score
+from .services.uploads import reason
 
 
 class SetupForm(forms.ModelForm):
@@ -76,7 +77,9 @@ class ScorecardForm(forms.Form):
                 open_ns, open_shown = _room(number, self.cleaned_data[o])
                 closed_ns, closed_shown = _room(number, self.cleaned_data[c])
             except ValueError as error:
-                errors.append(gettext("board %(board)s: %(message)s") % {"board": number, "message": error})
+                errors.append(
+                    gettext("board %(board)s: %(message)s") % {"board": number, "message": reason(error)}
+                )
                 continue
             boards.append(ParsedBoard(number, open_ns, closed_ns, open_shown, closed_shown))
         numbers = [b.board for b in boards]

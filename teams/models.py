@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation.immutable import AppendOnly
@@ -26,8 +27,6 @@ SCOPE = "bridge-teams"
 
 def minimum_refusal(error: ValueError) -> str:
     """The match-length engine's own reason (`plan_match`), introduced in the reader's language."""
-    from django.utils.translation import gettext
-
     return gettext("The match is shorter than VSz 33 allows: %(reason)s") % {"reason": error}
 
 
@@ -363,10 +362,11 @@ class MatchResult(models.Model):
         return self.home_imps - self.away_imps
 
 
-class BoardResult(models.Model):
-    """A board of a match's score card with its IMPs (home's view)."""
+class BoardScore(models.Model):
+    """A board of a match's score card with its IMPs (home's view): computed by the recompute from the
+    latest upload (the uploaded input is `UploadedBoard`), as bridge's computed rows are `BoardScore`."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_results")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_scores")
     board = models.PositiveSmallIntegerField()
     segment = models.PositiveSmallIntegerField()
     open_ns = models.IntegerField(null=True)

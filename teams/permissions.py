@@ -9,6 +9,8 @@ import rules
 
 from federation.predicates import is_event_director, is_federation_staff, is_superuser
 
+from .models import Team
+
 
 def _event(obj):
     return getattr(obj, "event", obj)
@@ -28,8 +30,6 @@ def is_team_player(user, match):
     person = getattr(user, "person", None)
     if person is None:
         return False
-    from .models import Team
-
     return Team.objects.filter(pk__in=match.team_ids, entry__members__person=person).exists()
 
 

@@ -1,15 +1,15 @@
 from django.urls import path
 
-from . import director, views
+from .views import director, public
 
 urlpatterns = [
-    path("events/<int:pk>/", views.event_page, name="teams_event"),
-    path("events/<int:pk>/rounds/<int:number>/", views.round_page, name="teams_round"),
-    path("events/<int:pk>/standings/", views.standings_page, name="teams_standings"),
-    path("events/<int:pk>/bracket/", views.bracket_page, name="teams_bracket"),
-    path("events/<int:pk>/players/", views.players_page, name="teams_players"),
-    path("events/<int:pk>/butler/", views.butler_page, name="teams_butler"),
-    path("matches/<int:pk>/", views.match_page, name="teams_match"),
+    path("events/<int:pk>/", public.event_page, name="teams_event"),
+    path("events/<int:pk>/rounds/<int:number>/", public.round_page, name="teams_round"),
+    path("events/<int:pk>/standings/", public.standings_page, name="teams_standings"),
+    path("events/<int:pk>/bracket/", public.bracket_page, name="teams_bracket"),
+    path("events/<int:pk>/players/", public.players_page, name="teams_players"),
+    path("events/<int:pk>/butler/", public.butler_page, name="teams_butler"),
+    path("matches/<int:pk>/", public.match_page, name="teams_match"),
     # The director's pages
     path("events/<int:pk>/setup/", director.setup_page, name="teams_setup"),
     path("events/<int:pk>/generate/", director.generate, name="teams_generate"),

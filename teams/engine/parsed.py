@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from .problems import ParseError, Problem, gettext_noop
+
 # No match has more boards; keeps a hostile number out of the database column.
 MAX_BOARD = 999
 
@@ -22,7 +24,8 @@ def board_number(text: str) -> int | None:
 
 
 class UploadError(ValueError):
-    """Refused input; each message names the line or the board, and nothing has been written."""
+    """Refused input, in the reader's language (the services raise it; the parsers' `ParseError` is
+    translated into it); each message names the line or the board, and nothing has been written."""
 
     def __init__(self, messages):
         self.messages = [str(m) for m in ([messages] if isinstance(messages, str) else messages)]
@@ -55,39 +58,42 @@ class RoomResults:
 
     def __init__(self):
         self.found: dict[int, dict[str, tuple[int, str, int]]] = {}
-        self.errors: list[str] = []
+        self.errors: list[Problem] = []
 
     def add(self, board: int, room: str, score: int, shown: str, line: int) -> None:
-        from django.utils.translation import gettext as _
-
         if room in self.found.get(board, {}):
             self.errors.append(
-                _("line %(line)s: board %(board)s, %(room)s appears twice (first at line %(first)s)")
-                % {
-                    "line": line,
-                    "board": board,
-                    "room": room_label(room),
-                    "first": self.found[board][room][2],
-                }
+                Problem(
+                    gettext_noop(
+                        "line %(line)s: board %(board)s, %(room)s appears twice (first at line %(first)s)"
+                    ),
+                    line=line,
+                    board=board,
+                    room=room_label(room),
+                    first=self.found[board][room][2],
+                )
             )
             return
         self.found.setdefault(board, {})[room] = (score, shown, line)
 
-    def result(self, empty_message: str) -> ParsedResult:
-        from django.utils.translation import gettext as _
-
+    def result(self, empty_message: Problem) -> ParsedResult:
+        """The boards found; `ParseError` with every problem, or with `empty_message` when there are none."""
         for board, rooms in sorted(self.found.items()):
             for room in ("open", "closed"):
                 if room not in rooms:
                     line = next(iter(rooms.values()))[2]
                     self.errors.append(
-                        _("line %(line)s: board %(board)s has no result from the %(room)s")
-                        % {"line": line, "board": board, "room": room_label(room)}
+                        Problem(
+                            gettext_noop("line %(line)s: board %(board)s has no result from the %(room)s"),
+                            line=line,
+                            board=board,
+                            room=room_label(room),
+                        )
                     )
         if self.errors:
-            raise UploadError(self.errors)
+            raise ParseError(self.errors)
         if not self.found:
-            raise UploadError(empty_message)
+            raise ParseError(empty_message)
         return ParsedResult(
             tuple(
                 ParsedBoard(board, r["open"][0], r["closed"][0], r["open"][1], r["closed"][1])
@@ -96,10 +102,8 @@ class RoomResults:
         )
 
 
-def room_label(room: str) -> str:
-    from django.utils.translation import gettext as _
-
-    return _("open room") if room == "open" else _("closed room")
+def room_label(room: str) -> Problem:
+    return Problem(gettext_noop("open room")) if room == "open" else Problem(gettext_noop("closed room"))
 
 
 def parsed_to_json(parsed: ParsedResult) -> dict:

@@ -1,7 +1,8 @@
 """Services of the teams app: load models, call an engine, write the result in one transaction.
 
-`setup` (the event's options and its teams), `pairing` (generate, publish, edit a round), `results`
-(uploads and line-ups), `recompute` (the task's work), `source` (final result for the rankings).
+`setup` (the event's options and its teams), `pairing` (generate, publish, edit a round), `uploads` (the
+one way a match's result gets in: read, parse, store), `results` (versions of results and line-ups,
+decisions), `recompute` (the task's work), `source` (final result for the rankings).
 """
 
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from config.celery import enqueue_on_commit
 from results.services import lock_state, mark_uploaded, state_of
+from results.tasks import request_recompute
 from teams.engine.pairing.danish import pair_danish
 from teams.engine.pairing.first_round import draw_first_round, seeded_first_round
 from teams.engine.pairing.hybrid import pair_danish_swiss
@@ -31,10 +31,8 @@ F = TeamEvent.Format
 
 
 def _recompute_after_commit(event_id):
-    from .. import tasks
-
     mark_uploaded(event_id, SCOPE)
-    enqueue_on_commit(tasks.recompute_event, event_id)
+    request_recompute(SCOPE, event_id)
 
 
 def _check_minimum(boards, setup, main_draw=False):

@@ -16,7 +16,7 @@ from django.utils import timezone
 from rankings.services import results_changed
 from results import bulk
 from results.services import recompute
-from teams.engine.match import BoardScore, score_match
+from teams.engine import match as match_engine
 from teams.engine.pairing.knockout import MatchPlan, consolation_draw
 from teams.engine.vp import match_vp
 from tournaments.models import Event
@@ -27,7 +27,7 @@ from ..engine import rights as rights_engine
 from ..engine.standings import ScoredMatch, standings_by_round
 from ..models import (
     SCOPE,
-    BoardResult,
+    BoardScore,
     FinalPlace,
     LineUp,
     Match,
@@ -47,7 +47,7 @@ ZERO = Decimal(0)
 
 
 class _BoardRow(NamedTuple):
-    """A BoardResult row as written (BOARD_FIELDS order): no model instance per board."""
+    """A BoardScore row as written (BOARD_FIELDS order): no model instance per board."""
 
     match_id: int
     board: int
@@ -126,11 +126,11 @@ class _Recompute:
         for match in self.matches:
             self._score(match)
         MatchResult.objects.filter(match__round__event=self.event).delete()
-        BoardResult.objects.filter(match__round__event=self.event).delete()
+        BoardScore.objects.filter(match__round__event=self.event).delete()
         bulk.insert_rows(
             MatchResult, MATCH_FIELDS, ([getattr(r, f) for f in MATCH_FIELDS] for r in self.results.values())
         )
-        bulk.insert_rows(BoardResult, BOARD_FIELDS, (row for rows in self.boards.values() for row in rows))
+        bulk.insert_rows(BoardScore, BOARD_FIELDS, (row for rows in self.boards.values() for row in rows))
         stage_order = self._standings()
         final, ready, waiting = self._progress()
         places = self._final_places(stage_order) if final else []
@@ -179,7 +179,9 @@ class _Recompute:
             home, away, boards = upload.home_imps, upload.away_imps, upload.boards_played
         else:
             rows = list(upload.boards.all())
-            scored = score_match(BoardScore(b.board, b.open_ns, b.closed_ns, b.adjusted_imps) for b in rows)
+            scored = match_engine.score_match(
+                match_engine.BoardScore(b.board, b.open_ns, b.closed_ns, b.adjusted_imps) for b in rows
+            )
             home, away, boards = scored.home_imps, scored.away_imps, len(rows)
             segment = segment_of_boards([b.board for b in rows], _plan(match, boards, self.setup))
             self.boards[match.pk] = [

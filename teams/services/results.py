@@ -6,9 +6,9 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.celery import enqueue_on_commit
 from results.models import VersionedUpload
 from results.services import lock_state, mark_uploaded, next_version_number
+from results.tasks import request_recompute
 from results.upload_decisions import DECISION_SOURCES, Action, DecisionsPending, ResolutionError, resolve
 from teams.engine.pairing.knockout import plan_match
 
@@ -128,8 +128,6 @@ def pending_decisions(match: Match, parsed: ParsedResult) -> tuple[list[dict], i
 
 def _write(match, user, body, actions, *, source, note="", file_name="", sha256=""):
     """The version itself, its boards and what it did with each decision in force; inside the lock."""
-    from .. import tasks
-
     mark_uploaded(match.round.event_id, SCOPE)
     upload = MatchUpload.objects.create(
         match=match,
@@ -148,7 +146,7 @@ def _write(match, user, body, actions, *, source, note="", file_name="", sha256=
         UploadedBoard(upload=upload, board=n, **row) for n, row in sorted(body.boards.items())
     )
     decision_layers.record(upload, actions, user)
-    enqueue_on_commit(tasks.recompute_event, match.round.event_id)
+    request_recompute(SCOPE, match.round.event_id)
     return upload
 
 
@@ -205,8 +203,6 @@ def set_lineup(match: Match, user, seats, *, note=""):
 
     Every segment needs each team's two players in each room; a player sits once per segment.
     """
-    from .. import tasks
-
     if match.is_bye:
         raise UploadError(_("A bye has no line-up."))
     if not Round.objects.filter(pk=match.round_id, status=Round.Status.PUBLISHED).exists():
@@ -255,5 +251,5 @@ def set_lineup(match: Match, user, seats, *, note=""):
         LineUpSeat.objects.bulk_create(
             LineUpSeat(lineup=lineup, segment=s, team_id=t, room=r, person_id=p) for s, t, r, p in seats
         )
-        enqueue_on_commit(tasks.recompute_event, match.round.event_id)
+        request_recompute(SCOPE, match.round.event_id)
     return lineup

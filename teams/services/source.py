@@ -6,6 +6,7 @@ boards gets no masterpoints; the fraction is handed over and the rankings engine
 
 from fractions import Fraction
 
+from rankings import sources
 from tournaments.models import Event
 
 from ..models import FinalPlace, PlayerBoards, Progress
@@ -13,8 +14,6 @@ from ..models import FinalPlace, PlayerBoards, Progress
 
 def team_event_result(event):
     """`rankings.sources.EventResult` of a finished team event; None while it is not final."""
-    from rankings import sources
-
     if event.format != Event.Format.TEAMS:
         return None
     progress = Progress.objects.filter(event=event, is_final=True).first()
@@ -46,7 +45,5 @@ def team_event_result(event):
 
 def register():
     """Serve bridge team events to the rankings app (pair events have their own source)."""
-    from rankings import sources
-
     sources.register_source("bridge", team_event_result, formats=[Event.Format.TEAMS])
     return True

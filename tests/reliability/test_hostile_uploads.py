@@ -30,12 +30,12 @@ from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
 from results.upload_input import UploadInputError, decode_text
-from teams.csv_upload import parse_csv as teams_parse_csv
 from teams.engine.parsed import UploadError as TeamsUploadError
 from teams.models import MatchUpload, TeamEvent
-from teams.pbn_upload import parse_pbn as teams_parse_pbn
 from teams.services import pairing
 from teams.services import results as teams_results
+from teams.services.uploads import parse_csv as teams_parse_csv
+from teams.services.uploads import parse_pbn as teams_parse_pbn
 from tournaments.models import Entry, EntryMember, Event
 from ulti.models import RoundUpload
 from ulti.services import UltiError

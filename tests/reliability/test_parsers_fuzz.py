@@ -20,9 +20,9 @@ from bridge.csv_upload import CsvError, read_csv
 from bridge.engine.pbn.reader import PbnError, read_games, read_session
 from bridge.engine.scoring.contract import parse_contract, parse_tricks
 from results.upload_input import UndecodableUpload, decode_text
-from teams.csv_upload import parse_csv as teams_csv
 from teams.engine.parsed import UploadError
-from teams.pbn_upload import parse_pbn as teams_pbn
+from teams.services.uploads import parse_csv as teams_csv
+from teams.services.uploads import parse_pbn as teams_pbn
 from ulti.engine import csv_upload as ulti_csv
 from ulti.engine import sheet
 from ulti.engine.scoring.cli import deal_from_json, run

@@ -5,13 +5,12 @@ from decimal import Decimal
 import pytest
 
 from results.services import state_of
-from teams.csv_upload import parse_csv
 from teams.engine.parsed import ParsedBoard, ParsedResult, UploadError
 from teams.engine.vp import wbf_vp
-from teams.models import SCOPE, BoardResult, MatchResult, MatchUpload, Standing
-from teams.pbn_upload import parse_pbn
+from teams.models import SCOPE, BoardScore, MatchResult, MatchUpload, Standing
 from teams.services import pairing, results
 from teams.services.recompute import recompute_event
+from teams.services.uploads import parse_csv, parse_pbn
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +48,7 @@ def test_pbn_with_both_rooms(published):
     result = MatchResult.objects.get(match=match)
     assert (result.home_imps, result.away_imps) == (10, 0)  # 470 points = 10 IMPs
     assert (result.home_vp, result.away_vp) == wbf_vp(10, 6)
-    first = BoardResult.objects.get(match=match, board=1)
+    first = BoardScore.objects.get(match=match, board=1)
     assert (first.open_ns, first.closed_ns, first.difference, first.open_contract) == (
         420,
         -50,

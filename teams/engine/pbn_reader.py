@@ -5,12 +5,10 @@ Each game gives the room's result by Contract, Declarer and Result (tricks) tags
 PBN reader, so its refusals keep their line numbers too.
 """
 
-from django.utils.translation import gettext as _
-
 from bridge.engine.pbn.reader import PbnError, read_games
-from results.upload_input import UploadInputError, decode_text
 
-from .engine.parsed import ParsedResult, RoomResults, UploadError, board_number
+from .parsed import ParsedResult, RoomResults, board_number
+from .problems import ParseError, Problem, gettext_noop, problem_of
 from .scores import room_score
 
 ROOMS = {"open": "open", "closed": "closed", "o": "open", "c": "closed"}
@@ -28,13 +26,14 @@ def _score_tag(value: str | None) -> str | None:
     return value.strip()
 
 
-def parse_pbn(data: bytes) -> ParsedResult:
+def parse_pbn(text: str) -> ParsedResult:
+    """The match's boards in a decoded PBN file; `ParseError` naming every bad game."""
     try:
-        games = read_games(decode_text(data))
-    except UploadInputError as error:
-        raise UploadError(error.messages)
+        games = read_games(text)
     except PbnError as error:
-        raise UploadError(_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message})
+        raise ParseError(
+            Problem(gettext_noop("line %(line)s: %(message)s"), line=error.line, message=error.message)
+        )
     rooms = RoomResults()
     errors = rooms.errors
     for game in games:
@@ -45,14 +44,21 @@ def parse_pbn(data: bytes) -> ParsedResult:
         board = board_number(board_tag.value)
         if board is None:
             errors.append(
-                _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": board_tag.value}
+                Problem(
+                    gettext_noop("line %(line)s: %(board)r is not a board number"),
+                    line=line,
+                    board=board_tag.value,
+                )
             )
             continue
         room = ROOMS.get((game.value("room") or "").strip().lower())
         if room is None:
             errors.append(
-                _("line %(line)s (board %(board)s): the Room tag must be Open or Closed")
-                % {"line": line, "board": board}
+                Problem(
+                    gettext_noop("line %(line)s (board %(board)s): the Room tag must be Open or Closed"),
+                    line=line,
+                    board=board,
+                )
             )
             continue
         try:
@@ -66,12 +72,16 @@ def parse_pbn(data: bytes) -> ParsedResult:
             )
         except ValueError as error:
             errors.append(
-                _("line %(line)s (board %(board)s): %(message)s")
-                % {"line": line, "board": board, "message": error}
+                Problem(
+                    gettext_noop("line %(line)s (board %(board)s): %(message)s"),
+                    line=line,
+                    board=board,
+                    message=problem_of(error),
+                )
             )
             continue
         rooms.add(board, room, score, shown, line)
-    return rooms.result(_("the file holds no board with a Room tag"))
+    return rooms.result(Problem(gettext_noop("the file holds no board with a Room tag")))
 
 
 def _blank(value):

@@ -4,38 +4,25 @@ Every action is checked with `teams.run_event` on the event (its director or its
 and done by a service; a refusal is shown as it is, and changes nothing.
 """
 
-import hashlib
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from results import decision_views
-from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
-from results.upload_input import UploadInputError, read_upload_bytes
+from results.upload_input import UploadInputError
 
-from .csv_upload import parse_csv
-from .engine.parsed import UploadError, parsed_from_json, parsed_to_json
-from .forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
-from .models import Match, Round, minimum_refusal
-from .pbn_upload import parse_pbn
-from .services import Refused
-from .services import pairing as pairing_service
-from .services import results as results_service
-from .services.setup import setup_of
-from .views import _common, team_event_or_404
-
-
-def _runner_match(request, pk) -> Match:
-    match = get_object_or_404(Match.objects.select_related("round__event__federation", "home", "away"), pk=pk)
-    if not request.user.has_perm("teams.run_event", match.round.event):
-        raise PermissionDenied
-    return match
+from ..engine.parsed import UploadError
+from ..forms import DecisionForm, FileUploadForm, ImpsForm, LineUpForm, ScorecardForm, SetupForm, SwapForm
+from ..models import minimum_refusal
+from ..services import Refused, uploads
+from ..services import pairing as pairing_service
+from ..services import results as results_service
+from ..services.setup import setup_of
+from .common import RUN_EVENT, common_context, runner_match, runner_round, team_event_or_deny
 
 
 def _refused(request, error):
@@ -45,7 +32,7 @@ def _refused(request, error):
 
 @login_required
 def setup_page(request, pk):
-    event = team_event_or_404(request, pk, "teams.run_event")
+    event = team_event_or_deny(request, pk, RUN_EVENT)
     try:
         setup = setup_of(event)
     except Refused as error:
@@ -56,13 +43,13 @@ def setup_page(request, pk):
         form.save()
         messages.success(request, _("The team event's options are saved."))
         return redirect("teams_event", event.pk)
-    return render(request, "teams/setup.html", _common(request, event, form=form, tab="event"))
+    return render(request, "teams/setup.html", common_context(request, event, form=form, tab="event"))
 
 
 @login_required
 @require_POST
 def generate(request, pk):
-    event = team_event_or_404(request, pk, "teams.run_event")
+    event = team_event_or_deny(request, pk, RUN_EVENT)
     try:
         round_ = pairing_service.generate_round(event, request.user)
     except Refused as error:
@@ -77,9 +64,7 @@ def generate(request, pk):
 @login_required
 @require_POST
 def publish(request, pk):
-    round_ = get_object_or_404(Round.objects.select_related("event"), pk=pk)
-    if not request.user.has_perm("teams.run_event", round_.event):
-        raise PermissionDenied
+    round_ = runner_round(request, pk)
     pairing_service.publish_round(round_, request.user)
     messages.success(request, _("Round %(n)s is published.") % {"n": round_.number})
     return redirect("teams_round", round_.event_id, round_.number)
@@ -88,9 +73,7 @@ def publish(request, pk):
 @login_required
 @require_POST
 def swap(request, pk):
-    round_ = get_object_or_404(Round.objects.select_related("event"), pk=pk)
-    if not request.user.has_perm("teams.run_event", round_.event):
-        raise PermissionDenied
+    round_ = runner_round(request, pk)
     form = SwapForm(request.POST, teams=round_.event.teams.all())
     if form.is_valid():
         try:
@@ -115,7 +98,7 @@ def _first_board(match):
 
 @login_required
 def upload(request, pk):
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     event = match.round.event
     boards = match.round.boards
     file_form = FileUploadForm(prefix="file")
@@ -128,18 +111,8 @@ def upload(request, pk):
             if kind == "file":
                 file_form = FileUploadForm(request.POST, request.FILES, prefix="file")
                 if file_form.is_valid():
-                    handle = file_form.cleaned_data["file"]
-                    content = read_upload_bytes(handle)
-                    fmt = file_form.cleaned_data["kind"]
-                    parsed = parse_pbn(content) if fmt == "pbn" else parse_csv(content)
-                    source = VersionedUpload.Source.PBN if fmt == "pbn" else VersionedUpload.Source.CSV
-                    upload = dict(
-                        source=source,
-                        sha256=hashlib.sha256(content).hexdigest(),
-                        file_name=handle.name,
-                        note=file_form.cleaned_data["note"],
-                    )
-                    return _upload(request, match, parsed, upload)
+                    data = file_form.cleaned_data
+                    return _upload(request, match, data["kind"], file=data["file"], note=data["note"])
             elif kind == "imps":
                 imps_form = ImpsForm(request.POST, prefix="imps")
                 if imps_form.is_valid():
@@ -147,16 +120,17 @@ def upload(request, pk):
                     parsed = results_service.imps_result(
                         data["home_imps"], data["away_imps"], data["boards_played"]
                     )
-                    return _upload(request, match, parsed, {"note": data["note"]})
+                    return _upload(request, match, uploads.FORM, parsed=parsed, note=data["note"])
             elif kind == "card":
                 card_form = ScorecardForm(request.POST, prefix="card", boards=boards)
                 if card_form.is_valid():
+                    parsed = card_form.parsed()
                     return _upload(
-                        request, match, card_form.parsed(), {"note": card_form.cleaned_data["note"]}
+                        request, match, uploads.FORM, parsed=parsed, note=card_form.cleaned_data["note"]
                     )
         except (UploadError, UploadInputError) as error:
             errors = error.messages
-    context = _common(request, event, tab="rounds")
+    context = common_context(request, event, tab="rounds")
     context.update(match=match, file_form=file_form, imps_form=imps_form, card_form=card_form, errors=errors)
     return render(request, "teams/upload.html", context, status=400 if errors else 200)
 
@@ -169,12 +143,12 @@ def _uploaded(request, match):
 PENDING = "teams-match"
 
 
-def _upload(request, match, parsed, upload: dict):
+def _upload(request, match, fmt, **upload):
     """Store the upload, or (it covers decisions in force) keep it in the session and ask the director."""
     try:
-        results_service.upload_result(match, request.user, parsed, **upload)
-    except DecisionsPending as pending:
-        payload = {"parsed": parsed_to_json(parsed), "upload": upload, "based_on": pending.based_on}
+        uploads.upload_match(match, request.user, fmt, **upload)
+    except uploads.WaitingForDecisions as pending:
+        payload = {**pending.upload.to_json(), "based_on": pending.based_on}
         token = decision_views.stash(request, PENDING, match.pk, payload)
         return _confirm_page(request, match, token, pending.affected)
     return _uploaded(request, match)
@@ -198,7 +172,7 @@ def _confirm_page(request, match, token, affected, errors=(), post=None):
 @require_POST
 def upload_confirm(request, pk):
     """The director's choices on the decisions the waiting upload covers; only then is it stored."""
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     payload = decision_views.waiting(request, PENDING, match.pk, request.POST.get("token"))
     if payload is None:
         messages.warning(request, _("This confirmation is out of date: nothing was saved. Upload again."))
@@ -207,17 +181,12 @@ def upload_confirm(request, pk):
         decision_views.drop(request, PENDING, match.pk)
         messages.info(request, _("The upload was cancelled: nothing was saved."))
         return redirect("teams_match", match.pk)
-    parsed = parsed_from_json(payload["parsed"])
+    upload = uploads.MatchInput.from_json(payload)
+    parsed = upload.parsed
     decisions, reasons = decision_views.choices_of(request.POST)
     try:
-        results_service.upload_result(
-            match,
-            request.user,
-            parsed,
-            **payload["upload"],
-            based_on=payload["based_on"],
-            decisions=decisions,
-            reasons=reasons,
+        uploads.store(
+            match, request.user, upload, based_on=payload["based_on"], decisions=decisions, reasons=reasons
         )
     except DecisionsPending as pending:  # a decision the form did not answer
         return _confirm_page(request, match, payload["token"], pending.affected, post=request.POST)
@@ -248,7 +217,7 @@ def _out_of_date(request, match, error):
 @login_required
 def decision(request, pk):
     """The director's decision on the match's result (adjusted score, correction, an appeal's ruling)."""
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     if match.is_bye:
         return redirect("teams_match", match.pk)
     form = DecisionForm(request.POST or None)
@@ -269,14 +238,14 @@ def decision(request, pk):
                 request, _("The decision is saved as a new version; later uploads keep it unless set aside.")
             )
             return redirect("teams_match", match.pk)
-    context = _common(request, match.round.event, tab="rounds")
+    context = common_context(request, match.round.event, tab="rounds")
     context.update(match=match, form=form, errors=errors)
     return render(request, "teams/decision.html", context, status=400 if errors else 200)
 
 
 @login_required
 def lineup(request, pk):
-    match = _runner_match(request, pk)
+    match = runner_match(request, pk)
     if match.is_bye:
         return redirect("teams_match", match.pk)
     event = match.round.event
@@ -301,6 +270,6 @@ def lineup(request, pk):
         else:
             messages.success(request, _("The line-up is saved as a new version."))
             return redirect("teams_match", match.pk)
-    context = _common(request, event, tab="rounds")
+    context = common_context(request, event, tab="rounds")
     context.update(match=match, form=form, errors=errors)
     return render(request, "teams/lineup.html", context)

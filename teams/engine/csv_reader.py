@@ -7,30 +7,20 @@ Columns (a header row, comma, semicolon or tab separated): `board`, `room` (open
 import csv
 import io
 
-from django.utils.translation import gettext as _
-
-from results.upload_input import UploadInputError, decode_text
-
-from .engine.parsed import ParsedResult, RoomResults, UploadError, board_number
+from .parsed import ParsedResult, RoomResults, board_number
+from .problems import ParseError, Problem, gettext_noop, problem_of
 from .scores import room_score
 
 ROOMS = {"open": "open", "o": "open", "nyitott": "open", "closed": "closed", "c": "closed", "zárt": "closed"}
 ALIASES = {"score": "ns_score", "score_ns": "ns_score", "room": "room", "board": "board"}
 
 
-def _text(data: bytes) -> str:
-    try:
-        text = decode_text(data)
-    except UploadInputError as error:
-        raise UploadError(error.messages)
+def parse_csv(text: str) -> ParsedResult:
+    """The match's boards in a decoded CSV file; `ParseError` naming every bad line."""
     # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def parse_csv(data: bytes) -> ParsedResult:
-    text = _text(data)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        raise UploadError(_("the file is empty"))
+        raise ParseError(Problem(gettext_noop("the file is empty")))
     try:
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
     except csv.Error:
@@ -38,15 +28,17 @@ def parse_csv(data: bytes) -> ParsedResult:
     try:
         return _parse_rows(csv.reader(io.StringIO(text), dialect))
     except csv.Error as error:
-        raise UploadError(_("the file cannot be read as CSV: %(reason)s") % {"reason": error})
+        raise ParseError(Problem(gettext_noop("the file cannot be read as CSV: %(reason)s"), reason=error))
 
 
 def _parse_rows(reader) -> ParsedResult:
     header = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in next(reader)]
     if "board" not in header or "room" not in header:
-        raise UploadError(_("line 1: the header needs board and room columns"))
+        raise ParseError(Problem(gettext_noop("line 1: the header needs board and room columns")))
     if "ns_score" not in header and "contract" not in header:
-        raise UploadError(_("line 1: the header needs ns_score, or contract, declarer and result"))
+        raise ParseError(
+            Problem(gettext_noop("line 1: the header needs ns_score, or contract, declarer and result"))
+        )
     rooms = RoomResults()
     errors = rooms.errors
     for row in reader:
@@ -55,22 +47,36 @@ def _parse_rows(reader) -> ParsedResult:
             continue
         if len(row) != len(header):
             errors.append(
-                _("line %(line)s: %(found)s values, the header has %(expected)s")
-                % {"line": line, "found": len(row), "expected": len(header)}
+                Problem(
+                    gettext_noop("line %(line)s: %(found)s values, the header has %(expected)s"),
+                    line=line,
+                    found=len(row),
+                    expected=len(header),
+                )
             )
             continue
         cells = {name: value.strip() for name, value in zip(header, row, strict=True)}
         board = board_number(cells["board"])
         if board is None:
             errors.append(
-                _("line %(line)s: %(board)r is not a board number") % {"line": line, "board": cells["board"]}
+                Problem(
+                    gettext_noop("line %(line)s: %(board)r is not a board number"),
+                    line=line,
+                    board=cells["board"],
+                )
             )
             continue
         room = ROOMS.get(cells["room"].lower())
         if room is None:
             errors.append(
-                _("line %(line)s (board %(board)s): room must be open or closed, not %(room)r")
-                % {"line": line, "board": board, "room": cells["room"]}
+                Problem(
+                    gettext_noop(
+                        "line %(line)s (board %(board)s): room must be open or closed, not %(room)r"
+                    ),
+                    line=line,
+                    board=board,
+                    room=cells["room"],
+                )
             )
             continue
         try:
@@ -83,9 +89,13 @@ def _parse_rows(reader) -> ParsedResult:
             )
         except ValueError as error:
             errors.append(
-                _("line %(line)s (board %(board)s): %(message)s")
-                % {"line": line, "board": board, "message": error}
+                Problem(
+                    gettext_noop("line %(line)s (board %(board)s): %(message)s"),
+                    line=line,
+                    board=board,
+                    message=problem_of(error),
+                )
             )
             continue
         rooms.add(board, room, score, shown, line)
-    return rooms.result(_("the file holds no results"))
+    return rooms.result(Problem(gettext_noop("the file holds no results")))

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from .models import Match, Round
+from ..models import Match, Round
 
 
 @dataclass

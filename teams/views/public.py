@@ -4,58 +4,18 @@ places, the knockout bracket, boards played per player and the Butler of the pai
 Pages read only the stored rows the recompute task wrote; while a newer upload waits they say so.
 """
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import F
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from results.page_cache import by_event, cache_public_page
-from results.services import state_of
-from tournaments.models import Event
 
+from ..forms import SwapForm
+from ..models import BoardScore, FinalPlace, PairButler, PlayerBoards, Round, Standing
+from ..services.decisions import carried_by
 from .bracket import bracket_columns
 from .charts import places_chart
-from .models import (
-    SCOPE,
-    BoardResult,
-    FinalPlace,
-    Match,
-    PairButler,
-    PlayerBoards,
-    Progress,
-    Round,
-    Standing,
-    TeamEvent,
-)
-from .services.decisions import carried_by
-
-
-def team_event_or_404(request, pk, perm="teams.view_event") -> Event:
-    event = get_object_or_404(
-        Event.objects.select_related("federation", "club"), pk=pk, format=Event.Format.TEAMS
-    )
-    if not request.user.has_perm(perm, event):
-        if request.user.has_perm("teams.view_event", event):
-            raise PermissionDenied
-        raise Http404
-    return event
-
-
-def _common(request, event, **extra):
-    state = state_of(event.pk, SCOPE)
-    context = {
-        "event": event,
-        "setup": TeamEvent.objects.filter(event=event).first(),
-        "runs": request.user.has_perm("teams.run_event", event),
-        "processing": bool(state and state.processing),
-        "progress": Progress.objects.filter(event=event).first(),
-        "has_knockout": event.team_rounds.filter(
-            kind=Round.Kind.KNOCKOUT, status=Round.Status.PUBLISHED
-        ).exists(),
-    }
-    context.update(extra)
-    return context
+from .common import common_context, team_event_or_deny, visible_match_or_404
 
 
 def _rounds(event, runs):
@@ -65,8 +25,8 @@ def _rounds(event, runs):
 
 @cache_public_page(by_event)
 def event_page(request, pk):
-    event = team_event_or_404(request, pk)
-    context = _common(request, event, tab="event")
+    event = team_event_or_deny(request, pk)
+    context = common_context(request, event, tab="event")
     context["rounds"] = _rounds(event, context["runs"])
     context["teams"] = event.teams.select_related("entry").prefetch_related("entry__members__person")
     context["final_places"] = FinalPlace.objects.filter(event=event).select_related("team")
@@ -75,8 +35,8 @@ def event_page(request, pk):
 
 @cache_public_page(by_event)
 def round_page(request, pk, number):
-    event = team_event_or_404(request, pk)
-    context = _common(request, event, tab="rounds")
+    event = team_event_or_deny(request, pk)
+    context = common_context(request, event, tab="rounds")
     round_ = get_object_or_404(_rounds(event, context["runs"]), number=number)
     matches = round_.matches.select_related("home", "away", "result").order_by("bracket", "table", "pk")
     context.update(round=round_, matches=matches, rounds=_rounds(event, context["runs"]))
@@ -85,8 +45,6 @@ def round_page(request, pk, number):
         and round_.kind == Round.Kind.STAGE
         and not round_.matches.filter(uploads__isnull=False).exists()
     ):
-        from .forms import SwapForm
-
         context["swap_form"] = SwapForm(teams=event.teams.all())
     return render(request, "teams/round.html", context)
 
@@ -96,20 +54,16 @@ def _teams_of(round_):
 
 
 def match_page(request, pk):
-    match = get_object_or_404(Match.objects.select_related("round__event__federation", "home", "away"), pk=pk)
+    match = visible_match_or_404(request, pk)
     event = match.round.event
-    if event.format != Event.Format.TEAMS:
-        raise Http404
     runs = request.user.has_perm("teams.run_event", event)
-    if not (request.user.has_perm("teams.view_match", match) and (match.round.is_published or runs)):
-        raise Http404
     result = getattr(match, "result", None)
-    boards = list(BoardResult.objects.filter(match=match).order_by("board"))
+    boards = list(BoardScore.objects.filter(match=match).order_by("board"))
     segments = {}
     for row in boards:
         segments.setdefault(row.segment, []).append(row)
     lineup = match.lineups.order_by("-number").prefetch_related("seats__person").first()
-    context = _common(request, event, tab="rounds")
+    context = common_context(request, event, tab="rounds")
     context.update(
         match=match,
         result=result,
@@ -143,8 +97,8 @@ def _lineup_rows(match, lineup):
 
 @cache_public_page(by_event, params=("after",))
 def standings_page(request, pk):
-    event = team_event_or_404(request, pk)
-    context = _common(request, event, tab="standings")
+    event = team_event_or_deny(request, pk)
+    context = common_context(request, event, tab="standings")
     rows = list(Standing.objects.filter(event=event).select_related("team").order_by("after_round", "place"))
     rounds = sorted({r.after_round for r in rows})
     try:
@@ -179,8 +133,8 @@ def _round_title(matches: int) -> str:
 
 @cache_public_page(by_event)
 def bracket_page(request, pk):
-    event = team_event_or_404(request, pk)
-    context = _common(request, event, tab="bracket")
+    event = team_event_or_deny(request, pk)
+    context = common_context(request, event, tab="bracket")
     context["brackets"] = [
         (title, columns)
         for title, columns in (
@@ -194,16 +148,16 @@ def bracket_page(request, pk):
 
 @cache_public_page(by_event)
 def players_page(request, pk):
-    event = team_event_or_404(request, pk)
-    context = _common(request, event, tab="players")
+    event = team_event_or_deny(request, pk)
+    context = common_context(request, event, tab="players")
     context["rows"] = PlayerBoards.objects.filter(event=event).select_related("team", "person")
     return render(request, "teams/players.html", context)
 
 
 @cache_public_page(by_event)
 def butler_page(request, pk):
-    event = team_event_or_404(request, pk)
-    context = _common(request, event, tab="butler")
+    event = team_event_or_deny(request, pk)
+    context = common_context(request, event, tab="butler")
     rows = PairButler.objects.filter(event=event).select_related("team", "player_a", "player_b")
     context["rows"] = rows.order_by(F("rank").asc(nulls_last=True), "-average")
     return render(request, "teams/butler.html", context)

@@ -1,7 +1,5 @@
 """One room's result on one board: an NS score, or a contract, declarer and result to be scored."""
 
-from django.utils.translation import gettext as _
-
 from bridge.engine.scoring.contract import (
     board_vulnerability,
     contract_score,
@@ -11,9 +9,15 @@ from bridge.engine.scoring.contract import (
     vulnerable_sides,
 )
 
+from .problems import ParseError, Problem, gettext_noop
+
+
+def _refuse(msgid: str, **params):
+    return ParseError(Problem(msgid, **params))
+
 
 def room_score(board: int, *, score=None, contract=None, declarer=None, result=None, vulnerable=None):
-    """(NS score, contract text for the score card); ValueError with a translated reason."""
+    """(NS score, contract text for the score card); a `ParseError` (a ValueError) with the reason."""
     vul_ns, vul_ew = vulnerable_sides(vulnerable or board_vulnerability(board))
     shown = ""
     played = None
@@ -21,17 +25,19 @@ def room_score(board: int, *, score=None, contract=None, declarer=None, result=N
         try:
             parsed = parse_contract(contract)
         except ValueError:
-            raise ValueError(_("%(contract)r is not a contract") % {"contract": contract})
+            raise _refuse(gettext_noop("%(contract)r is not a contract"), contract=contract)
         if parsed.passed_out:
             played, shown = 0, "Pass"
         else:
             seat = (declarer or "").strip().upper()
             if seat not in ("N", "E", "S", "W"):
-                raise ValueError(_("declarer must be N, E, S or W, not %(seat)r") % {"seat": declarer or ""})
+                raise _refuse(
+                    gettext_noop("declarer must be N, E, S or W, not %(seat)r"), seat=declarer or ""
+                )
             try:
                 tricks = parse_tricks(result or "", parsed.level)
             except ValueError:
-                raise ValueError(_("%(result)r is not a result") % {"result": result or ""})
+                raise _refuse(gettext_noop("%(result)r is not a result"), result=result or "")
             played = contract_score(parsed, seat, tricks, vul_ns, vul_ew)
             made = tricks - parsed.level - 6
             shown = f"{parsed} {seat} {'=' if made == 0 else f'{made:+d}'}"
@@ -40,15 +46,17 @@ def room_score(board: int, *, score=None, contract=None, declarer=None, result=N
         try:
             value = int(text)
         except ValueError:
-            raise ValueError(_("%(score)r is not a score") % {"score": text})
+            raise _refuse(gettext_noop("%(score)r is not a score"), score=text)
         if played is not None and played != value:
-            raise ValueError(
-                _("score %(score)s does not match %(contract)s (%(played)s)")
-                % {"score": value, "contract": shown, "played": played}
+            raise _refuse(
+                gettext_noop("score %(score)s does not match %(contract)s (%(played)s)"),
+                score=value,
+                contract=shown,
+                played=played,
             )
         played = value
     if played is None:
-        raise ValueError(_("neither a score nor a contract with a result"))
+        raise _refuse(gettext_noop("neither a score nor a contract with a result"))
     if not is_possible_score(played, vul_ns, vul_ew):
-        raise ValueError(_("%(score)s is not a possible score on this board") % {"score": played})
+        raise _refuse(gettext_noop("%(score)s is not a possible score on this board"), score=played)
     return played, shown
