@@ -12,10 +12,11 @@ from config.query import BoundedFilterSet
 from federation.api_permissions import RulesPermission
 from federation.models import Federation
 
-from . import services
 from .engine import awards as award_engine
 from .engine.standings_list import place_label
 from .models import Award, AwardScheme, ListEntry, PlayerRating, Qualification, SeasonEntry
+from .services.schemes import change_scheme
+from .services.season import respond
 from .text import fold
 
 
@@ -173,7 +174,7 @@ class AwardSchemeViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet)
         federation = serializer.validated_data["federation"]
         if not self.request.user.has_perm("rankings.change_scheme", federation):
             raise PermissionDenied()
-        serializer.instance = services.change_scheme(
+        serializer.instance = change_scheme(
             federation,
             serializer.validated_data["rules"],
             serializer.validated_data["valid_from"],
@@ -258,7 +259,7 @@ class QualificationViewSet(viewsets.ReadOnlyModelViewSet):
         q = self.get_object()
         if not request.user.has_perm("rankings.respond_qualification", q):
             raise PermissionDenied()
-        return Response(QualificationSerializer(services.respond(q, accept)).data)
+        return Response(QualificationSerializer(respond(q, accept)).data)
 
     @extend_schema(request=None, responses=QualificationSerializer)
     @action(detail=True, methods=["post"])

@@ -22,8 +22,9 @@ from config.query import id_or_none, query_int
 from federation.models import Club, Federation, Person, Region
 from results.page_cache import by_federation_code, cache_public_page
 
-from . import charts, services
+from . import charts
 from .engine import awards as award_engine
+from .engine import rating as rating_engine
 from .engine.standings_list import place_label
 from .forms import (
     ClassRuleFormSet,
@@ -47,6 +48,12 @@ from .models import (
     SeasonTeamEntry,
     Stage,
 )
+from .services import season as season_service
+from .services.history import award_history, rating_history, superseded_awards
+from .services.lists import list_stamp, list_years
+from .services.schemes import change_scheme, current_scheme
+from .services.season import open_confirmations, process_deadlines, recompute_season
+from .services.state import needs_licence
 from .text import fold
 
 PAGE_SIZE = 50
@@ -247,7 +254,7 @@ def ranking_list(request, code, kind):
     kind, year = _kind_year(request, kind)
     filters = ListFilters(request.GET)
     qs = filters.apply(ListEntry.objects.filter(federation=federation, kind=kind, year=year))
-    stamp = services.list_stamp(federation, kind, year)
+    stamp = list_stamp(federation, kind, year)
     rows_source = filters.rows(qs, stamp)
     page = Paginator(rows_source, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = list(page.object_list)
@@ -256,7 +263,7 @@ def ranking_list(request, code, kind):
     query = request.GET.copy()
     query.pop("page", None)
     csv_name = "rankings_rating_csv" if kind == ListKind.RATING else "rankings_masterpoints_csv"
-    years = services.list_years(federation) if kind != ListKind.RATING else ()
+    years = list_years(federation) if kind != ListKind.RATING else ()
     return render(
         request,
         "rankings/list.html",
@@ -274,7 +281,7 @@ def ranking_list(request, code, kind):
             "query": query.urlencode(),
             "stamp": stamp,
             "csv_url": reverse(csv_name, args=[federation.code]) + ("?" + query.urlencode() if query else ""),
-            "licence_filtered": services.needs_licence(federation, kind, year),
+            "licence_filtered": needs_licence(federation, kind, year),
             "is_rating": kind == ListKind.RATING,
             "show_qualification": bool(stamp and stamp.counts.get("qualified")),
             "search_limited": filters.search and len(rows_source) >= SEARCH_LIMIT,
@@ -336,7 +343,7 @@ def ranking_csv(request, code, kind):
 def player(request, code, person_id):
     federation = get_object_or_404(Federation, code=code)
     person = get_object_or_404(Person, pk=person_id)
-    history = services.award_history(person, federation)
+    history = award_history(person, federation)
     year = timezone.localdate().year
     positions = {
         (e.kind, e.year): e
@@ -349,7 +356,7 @@ def player(request, code, person_id):
         ]
         mp_chart = mark_safe(charts.step_chart(points, title=_("Running total of masterpoints")))
     rating = PlayerRating.objects.filter(person=person, federation=federation).first()
-    ratings = list(services.rating_history(person, federation)) if federation.game == Federation.ULTI else []
+    ratings = list(rating_history(person, federation)) if federation.game == Federation.ULTI else []
     rating_chart = ""
     if ratings:
         rating_chart = mark_safe(  # charts escapes every text it writes
@@ -370,7 +377,7 @@ def player(request, code, person_id):
             "membership": membership,
             "history": list(reversed(history)),
             "total": history[-1].running_total if history else 0,
-            "superseded": services.superseded_awards(person, federation)[:50],
+            "superseded": superseded_awards(person, federation)[:50],
             "annual": positions.get((ListKind.ANNUAL, year)),
             "alltime": positions.get((ListKind.ALLTIME, 0)),
             "rating_entry": positions.get((ListKind.RATING, 0)),
@@ -379,7 +386,7 @@ def player(request, code, person_id):
             "mp_chart": mp_chart,
             "rating_chart": rating_chart,
             "year": year,
-            "provisional_tables": services.rating_engine.PROVISIONAL_TABLES,
+            "provisional_tables": rating_engine.PROVISIONAL_TABLES,
         },
     )
 
@@ -390,7 +397,7 @@ def player(request, code, person_id):
 @require_http_methods(["GET", "POST"])
 def scheme(request, code):
     federation = get_object_or_404(Federation, code=code)
-    current = services.current_scheme(federation)
+    current = current_scheme(federation)
     can_edit = request.user.has_perm("rankings.change_scheme", federation)
     classes, levels = scheme_initial(current)
     class_formset = qualification_formset = meta = None
@@ -405,7 +412,7 @@ def scheme(request, code):
             if class_formset.is_valid() and qualification_formset.is_valid() and meta.is_valid():
                 rules = rules_from_forms(class_formset, qualification_formset)
                 try:
-                    new = services.change_scheme(
+                    new = change_scheme(
                         federation,
                         rules,
                         meta.cleaned_data["valid_from"],
@@ -553,9 +560,7 @@ def season_invite(request, code, year):
         raise PermissionDenied
     form = InviteForm(request.POST)
     if form.is_valid():
-        created = services.open_confirmations(
-            season_obj, form.cleaned_data["stage"], form.cleaned_data["deadline"]
-        )
+        created = open_confirmations(season_obj, form.cleaned_data["stage"], form.cleaned_data["deadline"])
         messages.success(request, _("%(count)s players were invited.") % {"count": len(created)})
     else:
         messages.error(request, _("Give the stage and a valid deadline."))
@@ -568,8 +573,8 @@ def season_recompute(request, code, year):
     season_obj = get_object_or_404(Season, federation=federation, year=year)
     if not request.user.has_perm("rankings.manage_season", season_obj):
         raise PermissionDenied
-    services.recompute_season(season_obj.pk)
-    services.process_deadlines(season=season_obj)
+    recompute_season(season_obj.pk)
+    process_deadlines(season=season_obj)
     messages.success(request, _("The season table was recomputed."))
     return redirect("rankings_season", code=code, year=year)
 
@@ -582,7 +587,7 @@ def respond(request, pk, answer):
     )
     if not request.user.has_perm("rankings.respond_qualification", qualification):
         raise PermissionDenied
-    result = services.respond(qualification, accept=answer == "confirm")
+    result = season_service.respond(qualification, accept=answer == "confirm")
     if result.status == Qualification.CONFIRMED:
         messages.success(request, _("Your place is confirmed."))
     elif result.status == Qualification.DECLINED:
