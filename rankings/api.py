@@ -4,11 +4,11 @@ import django_filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from config.query import BoundedFilterSet
+from federation.access import check
 from federation.api_permissions import RulesPermission
 from federation.models import Federation
 
@@ -172,8 +172,7 @@ class AwardSchemeViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet)
 
     def perform_create(self, serializer):
         federation = serializer.validated_data["federation"]
-        if not self.request.user.has_perm("rankings.change_scheme", federation):
-            raise PermissionDenied()
+        check(self.request, "rankings.change_scheme", federation)
         serializer.instance = change_scheme(
             federation,
             serializer.validated_data["rules"],
@@ -257,8 +256,7 @@ class QualificationViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _answer(self, request, accept):
         q = self.get_object()
-        if not request.user.has_perm("rankings.respond_qualification", q):
-            raise PermissionDenied()
+        check(request, "rankings.respond_qualification", q)
         return Response(QualificationSerializer(respond(q, accept)).data)
 
     @extend_schema(request=None, responses=QualificationSerializer)
