@@ -13,10 +13,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
+from federation.access import check
 from federation.api_permissions import RulesPermission
 from federation.models import Role
 from tournaments.models import Entry, Event, Session
@@ -438,8 +439,8 @@ class MeasureViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, viewsets.Ge
         data = self.get_serializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        if not request.user.has_perm("appeals.take_measure", d["event"]):
-            raise NotFound  # an event the caller does not run is answered like one he cannot see
+        # An event the caller does not run is answered like one he cannot see (404).
+        check(request, "appeals.take_measure", d["event"], visible="appeals.take_measure")
         if d.get("session") is not None and d["session"].event_id != d["event"].pk:
             raise ValidationError({"session": [_("No such session in this event.")]})
         measure = run(

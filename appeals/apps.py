@@ -1,7 +1,7 @@
-from importlib.util import find_spec
-
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
+
+from . import effects
 
 
 class AppealsConfig(AppConfig):
@@ -10,11 +10,11 @@ class AppealsConfig(AppConfig):
     verbose_name = _("Appeals")
 
     def ready(self):
-        from . import effects
+        # The games' handlers import the game apps' models and services: wired once every app is loaded.
+        from . import bridge_effect, ulti_effect
 
-        effects.register_builtin()
-        if find_spec("ulti.services") and find_spec("ulti.services.adjustments"):
-            from .ulti_effect import apply_ulti_decision, apply_ulti_measure, check_ulti_decision
-
-            effects.register("ulti", apply_ulti_decision, check_ulti_decision)
-            effects.register_measure("ulti", apply_ulti_measure)
+        effects.register("bridge", bridge_effect.apply_bridge_decision, bridge_effect.check_bridge_decision)
+        effects.register_filing_check("bridge", bridge_effect.check_bridge_filing)
+        effects.register_measure("bridge", bridge_effect.apply_bridge_measure)
+        effects.register("ulti", ulti_effect.apply_ulti_decision, ulti_effect.check_ulti_decision)
+        effects.register_measure("ulti", ulti_effect.apply_ulti_measure)

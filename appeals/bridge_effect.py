@@ -12,6 +12,19 @@ from django.db.models import Q
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from bridge.engine.scoring.adjusted import Penalty
+from bridge.models import PairSession, SessionPair
+from bridge.services import versions
+from bridge.services.adjustments import (
+    RulingCheckError,
+    RulingError,
+    _pair,
+    apply_ruling,
+    check_ruling,
+    session_boards,
+)
+from bridge.services.versions import latest_version
+
 # The bridge ruling's arguments -> the decision's fields, for the errors of `check_ruling`.
 _FIELDS = {"board": "board_number", "ns_pair": "ns_pair", "ew_pair": "ew_pair", "artificial": "artificial"}
 _FIELDS.update(score="ns_score", session=NON_FIELD_ERRORS)
@@ -19,8 +32,6 @@ _PENALTY_FIELDS = {"pair": "penalty_pair", "percent": "penalty_percent", "board"
 
 
 def _session_of(decision):
-    from bridge.models import PairSession
-
     appeal = decision.appeal
     session = PairSession.objects.filter(announced_id=appeal.session_id).select_related("event").first()
     if session is None:
@@ -33,8 +44,6 @@ def _session_of(decision):
 
 def _ruling(decision):
     """(session, the arguments of the bridge ruling, the decision field of each penalty)."""
-    from bridge.engine.scoring.adjusted import Penalty
-
     appeal = decision.appeal
     session = _session_of(decision)
     reason = f"{appeal.reference}: {decision.text}"[:500]
@@ -69,8 +78,6 @@ def _field(key, owners):
 def check_bridge_decision(decision):
     """The dry run of the bridge ruling (`bridge.services.adjustments.check_ruling`) for a decision: a
     ValidationError by the decision's fields (board, pairs, score, penalty), nothing written."""
-    from bridge.services.adjustments import RulingCheckError, check_ruling
-
     session, args, owners, _reason = _ruling(decision)
     try:
         check_ruling(session, **args)
@@ -85,10 +92,6 @@ def check_bridge_filing(session, entry, board_number, pairs):
     """An appeal's board and pair numbers against the session's results, once they are in the portal: the
     board was played, each pair plays in the session, the appellant's pair is the appellant's. Before the
     results are uploaded nothing is checked (the panel's proposal is, later)."""
-    from bridge.models import PairSession
-    from bridge.services.adjustments import RulingError, _pair, session_boards
-    from bridge.services.versions import latest_version
-
     found = PairSession.objects.filter(announced_id=session.pk).first()
     if found is None or latest_version(found) is None:
         return
@@ -112,9 +115,6 @@ def check_bridge_filing(session, entry, board_number, pairs):
 
 
 def apply_bridge_decision(decision):
-    from bridge.services import versions
-    from bridge.services.adjustments import RulingError, apply_ruling
-
     session, args, _owners, reason = _ruling(decision)
     versions.lock_event(session.event_id)  # the results cannot change between the check and the write
     check_bridge_decision(decision)
@@ -138,11 +138,6 @@ def apply_bridge_measure(measure):
     """The director's point deduction (VSz 23, 32): a session-total procedural penalty in percent of the top,
     taken from the pair the player plays in, in the session the measure names (else the latest session with
     results); a new version by the director (source "adjustment"), the measure's reason as its note."""
-    from bridge.engine.scoring.adjusted import Penalty
-    from bridge.models import PairSession, SessionPair
-    from bridge.services.adjustments import RulingError, apply_ruling
-    from bridge.services.versions import latest_version
-
     sessions = PairSession.objects.filter(event_id=measure.event_id).select_related("event")
     if measure.session_id:
         sessions = sessions.filter(announced_id=measure.session_id)

@@ -12,6 +12,9 @@ just before the handler writes. Registering a handler without a check (a test's 
 A decision that changes nothing (ruling upheld, no point deduction) never reaches a handler. A game without
 a handler returns None: the decision is published and the timeline says the director applies it by hand.
 
+The bridge and ulti handlers (`bridge_effect.py`, `ulti_effect.py`) are registered by
+`AppealsConfig.ready()`, once every app is loaded.
+
 The director's point deduction (a `Measure` in force, VSz 23) takes the same road through a second registry,
 ``measure_handler(measure) -> version``: the game records the deduction as a new result version (bridge: a
 session-total procedural penalty in percent of the top, VSz 32) and the recompute follows.
@@ -19,7 +22,6 @@ session-total procedural penalty in percent of the top, VSz 32) and the recomput
 
 from collections.abc import Callable
 from contextlib import contextmanager
-from importlib.util import find_spec
 
 Handler = Callable[["Decision"], object]  # noqa: F821 - appeals.models.Decision, not imported at start-up
 
@@ -118,18 +120,3 @@ def apply_measure(measure) -> str | None:
     if handler is None:
         return None
     return str(handler(measure) or "")
-
-
-def register_builtin() -> None:
-    """Called from AppConfig.ready: wire the games whose result layer is installed."""
-    if find_spec("bridge.services") and find_spec("bridge.services.adjustments"):
-        from .bridge_effect import (
-            apply_bridge_decision,
-            apply_bridge_measure,
-            check_bridge_decision,
-            check_bridge_filing,
-        )
-
-        register("bridge", apply_bridge_decision, check_bridge_decision)
-        register_filing_check("bridge", check_bridge_filing)
-        register_measure("bridge", apply_bridge_measure)

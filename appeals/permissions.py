@@ -9,6 +9,7 @@ builds the same rule as a queryset for the lists.
 import rules
 
 from federation.predicates import (
+    event_id_of,
     is_authenticated,
     is_club_admin,
     is_disciplinary_member,
@@ -18,7 +19,8 @@ from federation.predicates import (
     is_superuser,
 )
 
-from .models import Appeal, PanelSeat
+from .models import Appeal, CommitteeMember, PanelSeat
+from .services.panel import chair
 
 
 def _person(user):
@@ -35,8 +37,6 @@ def is_case_panel_member(user, appeal):
 @rules.predicate
 def is_case_chair(user, appeal):
     """The chair of the case's panel (its first seated regular member, `services.panel.chair`)."""
-    from .services.panel import chair
-
     if not isinstance(appeal, Appeal) or not user.is_authenticated:
         return False
     return chair(appeal) == user.pk
@@ -67,9 +67,6 @@ def is_published_case(user, appeal):
 @rules.predicate
 def is_committee_member(user, obj):
     """A regular or alternate member of the committee of the object's event."""
-    from federation.predicates import event_id_of
-
-    from .models import CommitteeMember
 
     event_id = event_id_of(obj)
     if event_id is None or not user.is_authenticated:

@@ -5,7 +5,7 @@ from django.db.models import Q
 from federation.models import Role
 from tournaments.models import public_events_q
 
-from .models import Appeal
+from .models import Appeal, FederationSettings
 
 
 def published_q():
@@ -31,8 +31,6 @@ def visible_appeals(user):
 
 def anonymised_for(user, appeal) -> bool:
     """Whether this reader gets the case without names (a published case, a reader from outside it)."""
-    from .models import FederationSettings
-
     if user.has_perm("appeals.view_case_file", appeal):
         return False
     return FederationSettings.for_federation(appeal.event.federation).anonymise_public

@@ -6,10 +6,10 @@ Periodic (add to CELERY_BEAT_SCHEDULE):
 
 from celery import shared_task
 
+from .services import filing
+
 
 @shared_task
 def lapse_overdue_appeals():
     """Pair appeals the partner did not agree to by the deadline lapse (and the parties are told)."""
-    from .services import filing
-
     return filing.lapse_overdue()

@@ -14,11 +14,13 @@ round's next version carrying it (`ulti.services.adjustments.deduct_points`), an
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from ulti.models import Participant, Table
+from ulti.services import UltiError
+from ulti.services.adjustments import apply_ruling, check_ruling, deduct_points
+
 
 def _round_and_table(event, round_number, table_number, numbers):
     """The round and table the decision means; with several stages or groups, the one seating `numbers`."""
-    from ulti.models import Table
-
     tables = list(
         Table.objects.filter(
             round__group__stage__event=event, round__number=round_number, number=table_number
@@ -45,8 +47,6 @@ def _round_and_table(event, round_number, table_number, numbers):
 
 def _participant(event, people, prefer=None):
     """The participant of the event's latest stage among ``people`` (prefer ``prefer`` when several)."""
-    from ulti.models import Participant
-
     found = list(
         Participant.objects.filter(stage__event=event, person__in=people)
         .select_related("stage", "group", "person")
@@ -63,9 +63,6 @@ def _participant(event, people, prefer=None):
 
 
 def _deduct(participant, points, reason, user, source):
-    from ulti.services import UltiError
-    from ulti.services.adjustments import deduct_points
-
     try:
         return deduct_points(participant, points, reason=reason, user=user, source=source)
     except UltiError as error:
@@ -128,9 +125,6 @@ def _table_and_forints(decision):
 def check_ulti_decision(decision):
     """The dry run of the ulti ruling (`ulti.services.adjustments.check_ruling`) for a decision: a
     ValidationError by the decision's fields (round and table, forints, table points), nothing written."""
-    from ulti.services import UltiError
-    from ulti.services.adjustments import check_ruling
-
     errors = {}
     if decision.ulti_forints:
         try:
@@ -150,9 +144,6 @@ def check_ulti_decision(decision):
 
 
 def _apply_table(decision):
-    from ulti.services import UltiError
-    from ulti.services.adjustments import apply_ruling
-
     appeal = decision.appeal
     table, forints = _table_and_forints(decision)
     reason = f"{appeal.reference}: {decision.text}"[:500]

@@ -226,10 +226,10 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
 
 
 def recompute() -> float:
-    """Every list of the federation, as services.recompute_all_lists does, timed one by one."""
+    """Every list of the federation, as recompute_all_lists does, timed one by one."""
     from federation.models import Federation
-    from rankings import services
     from rankings.models import Award, ListEntry
+    from rankings.services.lists import list_stamp, recompute_list, vacuum_lists
 
     fed = Federation.objects.get(code="mbsz")
     years = sorted(
@@ -239,13 +239,13 @@ def recompute() -> float:
     total = 0.0
     for kind, year in lists:
         t0 = time.perf_counter()
-        services.recompute_list(fed, kind, year, force=True)
+        recompute_list(fed, kind, year, force=True)
         elapsed = time.perf_counter() - t0
         total += elapsed
-        stamp = services.list_stamp(fed, kind, year)
+        stamp = list_stamp(fed, kind, year)
         print(f"  {kind:8} {year or '':>4}  {stamp.rows:>7,} rows  {elapsed:6.2f} s")
     t0 = time.perf_counter()
-    services.vacuum_lists()
+    vacuum_lists()
     elapsed = time.perf_counter() - t0
     total += elapsed
     print(f"  VACUUM (ANALYZE) of the list table  {elapsed:6.2f} s")

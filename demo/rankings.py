@@ -15,9 +15,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Federation, Membership
-from rankings import services, sources
+from rankings import sources
 from rankings.engine.standings_list import rank
 from rankings.models import AwardVersion, Qualification, Season, Stage
+from rankings.services.ledger import record_prize_payment, record_result
+from rankings.services.lists import recompute_all_lists
+from rankings.services.rating import update_ratings
+from rankings.services.schemes import ensure_default_scheme
+from rankings.services.season import open_confirmations, process_deadlines, recompute_season, respond
 from tournaments.models import Event
 
 MAUSZ_POINTS = {"places": (4, 2, 0), "tie_first": (3, 3, 0), "tie_last": (4, 1, 1), "tie_all": (2, 2, 2)}
@@ -167,9 +172,9 @@ def _done(event):
 
 
 def _record(event, result):
-    services.record_result(event, result)
+    record_result(event, result)
     if result.tables:
-        services.update_ratings(event, result)
+        update_ratings(event, result)
 
 
 def _past(federation, today, **filters):
@@ -232,10 +237,8 @@ def _seed_bridge(mbsz, today):
             # the payment stays and the change after payment is recorded.
             appeal_shown = True
             first = AwardVersion.objects.get(event=event, is_current=True).snapshot["placings"][0]
-            services.record_prize_payment(event, 30000, entry_key=first["entry_key"], note="1. díj (demo)")
-            services.record_result(
-                event, _bridge_result(event, members, version="demo-2", swap=True), "appeal"
-            )
+            record_prize_payment(event, 30000, entry_key=first["entry_key"], note="1. díj (demo)")
+            record_result(event, _bridge_result(event, members, version="demo-2", swap=True), "appeal")
     return done
 
 
@@ -289,24 +292,24 @@ def _seed_ulti(mausz, today):
         _record(event, result)
         done += 1
     season, _created = Season.objects.get_or_create(federation=mausz, year=today.year)
-    services.recompute_season(season.pk)
+    recompute_season(season.pk)
     done += _seed_season_finals(mausz, season, today)
     for s in Season.objects.filter(federation=mausz):
-        services.recompute_season(s.pk)
+        recompute_season(s.pk)
     return done
 
 
 def _stage_players(season, stage, deadline, decline=()):
     """Invite the stage's qualified players, let all but ``decline`` confirm, replace the rest."""
-    services.open_confirmations(season, stage, deadline)
+    open_confirmations(season, stage, deadline)
     for q in Qualification.objects.filter(season=season, stage=stage, status=Qualification.INVITED).order_by(
         "rank"
     ):
         if q.rank not in decline:
-            services.respond(q, True, now=deadline - datetime.timedelta(days=1))
-    services.process_deadlines(now=deadline + datetime.timedelta(hours=1), season=season)
+            respond(q, True, now=deadline - datetime.timedelta(days=1))
+    process_deadlines(now=deadline + datetime.timedelta(hours=1), season=season)
     for q in Qualification.objects.filter(season=season, stage=stage, status=Qualification.INVITED):
-        services.respond(q, True, now=q.invited_at)
+        respond(q, True, now=q.invited_at)
     return list(
         Qualification.objects.filter(season=season, stage=stage, status=Qualification.CONFIRMED)
         .order_by("rank")
@@ -328,7 +331,7 @@ def _seed_season_finals(mausz, season, today):
             if not _done(event):
                 _record(event, _from_source(event) or _ulti_result(event, players, 10))
                 done += 1
-        services.recompute_season(season.pk)
+        recompute_season(season.pk)
     if final:
         deadline = datetime.datetime.combine(
             final[0].start_date - datetime.timedelta(days=10), datetime.time(20), tz
@@ -345,7 +348,7 @@ def seed(out=None):
     today = timezone.localdate()
     feds = {f.game: f for f in Federation.objects.order_by("pk")}
     for federation in feds.values():
-        services.ensure_default_scheme(federation)
+        ensure_default_scheme(federation)
     events = 0
     if Federation.BRIDGE in feds:
         events += _seed_bridge(feds[Federation.BRIDGE], today)
@@ -353,6 +356,6 @@ def seed(out=None):
         events += _seed_ulti(feds[Federation.ULTI], today)
     lists = 0
     for federation in feds.values():
-        lists += services.recompute_all_lists(federation)
+        lists += recompute_all_lists(federation)
     if out:
         out.write(f"rankings: {events} events awarded, {lists} lists recomputed")

@@ -4,18 +4,19 @@ import django_filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from config.query import BoundedFilterSet
+from federation.access import check
 from federation.api_permissions import RulesPermission
 from federation.models import Federation
 
-from . import services
 from .engine import awards as award_engine
 from .engine.standings_list import place_label
 from .models import Award, AwardScheme, ListEntry, PlayerRating, Qualification, SeasonEntry
+from .services.schemes import change_scheme
+from .services.season import respond
 from .text import fold
 
 
@@ -171,9 +172,8 @@ class AwardSchemeViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet)
 
     def perform_create(self, serializer):
         federation = serializer.validated_data["federation"]
-        if not self.request.user.has_perm("rankings.change_scheme", federation):
-            raise PermissionDenied()
-        serializer.instance = services.change_scheme(
+        check(self.request, "rankings.change_scheme", federation)
+        serializer.instance = change_scheme(
             federation,
             serializer.validated_data["rules"],
             serializer.validated_data["valid_from"],
@@ -256,9 +256,8 @@ class QualificationViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _answer(self, request, accept):
         q = self.get_object()
-        if not request.user.has_perm("rankings.respond_qualification", q):
-            raise PermissionDenied()
-        return Response(QualificationSerializer(services.respond(q, accept)).data)
+        check(request, "rankings.respond_qualification", q)
+        return Response(QualificationSerializer(respond(q, accept)).data)
 
     @extend_schema(request=None, responses=QualificationSerializer)
     @action(detail=True, methods=["post"])

@@ -8,4 +8,14 @@ class RankingsConfig(AppConfig):
     verbose_name = _("Rankings")
 
     def ready(self):
-        from . import signals  # noqa: F401  (licence changes make the current lists stale)
+        # signals: licence changes make the current lists stale. The services publish the tasks by name
+        # (rankings.services.jobs), so that they never import tasks.py.
+        from . import signals, tasks  # noqa: F401
+        from .services import jobs
+
+        jobs.register(
+            process_event_results=tasks.process_event_results,
+            reaward_scheme=tasks.reaward_scheme,
+            recompute_lists=tasks.recompute_lists,
+            recompute_season=tasks.recompute_season,
+        )

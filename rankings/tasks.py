@@ -7,57 +7,45 @@ Periodic (add to CELERY_BEAT_SCHEDULE):
 
 from celery import shared_task
 
+from .services import event_results, ledger, lists, season
+
 
 @shared_task
 def process_event_results(event_id, reason=""):
     """Re-award, re-rate and queue the season and list recomputes of one event."""
-    from . import services
-
-    return services.process_event(event_id, reason)
+    return event_results.process_event(event_id, reason)
 
 
 @shared_task
 def reaward_scheme(scheme_id):
-    from . import services
-
-    return services.reaward_for_scheme(scheme_id)
+    return ledger.reaward_for_scheme(scheme_id)
 
 
 @shared_task
 def recompute_lists(federation_id):
     """Rebuild the federation's stale lists (a list already up to date is skipped)."""
-    from . import services
-
-    return services.recompute_stale_lists(federation_id)
+    return lists.recompute_stale_lists(federation_id)
 
 
 @shared_task
 def recompute_season(season_id):
-    from . import services
-
-    services.recompute_season(season_id)
+    season.recompute_season(season_id)
     return season_id
 
 
 @shared_task
 def confirmation_deadlines():
     """Replace qualified players who missed their confirmation deadline; notify the replacements."""
-    from . import services
-
-    return services.process_deadlines()
+    return season.process_deadlines()
 
 
 @shared_task
 def refresh_current_lists():
     """Daily: licences, clubs, names and the turn of the year reach the current lists."""
-    from . import services
-
-    return services.refresh_current_lists()
+    return lists.refresh_current_lists()
 
 
 @shared_task
 def licences_changed(federation_id):
     """A licence was granted or withdrawn: the current lists of the federation follow."""
-    from . import services
-
-    return services.licences_changed(federation_id)
+    return lists.licences_changed(federation_id)

@@ -1,32 +1,32 @@
 from django.urls import path
 
-from . import views
 from .models import ListKind
+from .views import events, lists, players, schemes, seasons
 
 urlpatterns = [
-    path("", views.index, name="rankings"),
+    path("", lists.index, name="rankings"),
     path(
         "<slug:code>/masterpoints/",
-        views.ranking_list,
+        lists.ranking_list,
         {"kind": ListKind.ANNUAL},
         name="rankings_masterpoints",
     ),
     path(
         "<slug:code>/masterpoints.csv",
-        views.ranking_csv,
+        lists.ranking_csv,
         {"kind": ListKind.ANNUAL},
         name="rankings_masterpoints_csv",
     ),
-    path("<slug:code>/rating/", views.ranking_list, {"kind": ListKind.RATING}, name="rankings_rating"),
-    path("<slug:code>/rating.csv", views.ranking_csv, {"kind": ListKind.RATING}, name="rankings_rating_csv"),
-    path("<slug:code>/players/<int:person_id>/", views.player, name="rankings_player"),
-    path("<slug:code>/scheme/", views.scheme, name="rankings_scheme"),
-    path("<slug:code>/season/<int:year>/", views.season, name="rankings_season"),
-    path("<slug:code>/season/<int:year>/invite/", views.season_invite, name="rankings_season_invite"),
+    path("<slug:code>/rating/", lists.ranking_list, {"kind": ListKind.RATING}, name="rankings_rating"),
+    path("<slug:code>/rating.csv", lists.ranking_csv, {"kind": ListKind.RATING}, name="rankings_rating_csv"),
+    path("<slug:code>/players/<int:person_id>/", players.player, name="rankings_player"),
+    path("<slug:code>/scheme/", schemes.scheme, name="rankings_scheme"),
+    path("<slug:code>/season/<int:year>/", seasons.season, name="rankings_season"),
+    path("<slug:code>/season/<int:year>/invite/", seasons.season_invite, name="rankings_season_invite"),
     path(
-        "<slug:code>/season/<int:year>/recompute/", views.season_recompute, name="rankings_season_recompute"
+        "<slug:code>/season/<int:year>/recompute/", seasons.season_recompute, name="rankings_season_recompute"
     ),
-    path("events/<int:event_id>/", views.event_awards, name="rankings_event"),
-    path("qualifications/<int:pk>/confirm/", views.respond, {"answer": "confirm"}, name="rankings_confirm"),
-    path("qualifications/<int:pk>/decline/", views.respond, {"answer": "decline"}, name="rankings_decline"),
+    path("events/<int:event_id>/", events.event_awards, name="rankings_event"),
+    path("qualifications/<int:pk>/confirm/", seasons.respond, {"answer": "confirm"}, name="rankings_confirm"),
+    path("qualifications/<int:pk>/decline/", seasons.respond, {"answer": "decline"}, name="rankings_decline"),
 ]

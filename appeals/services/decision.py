@@ -16,12 +16,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bridge.engine.scoring.adjusted import ArtificialScore
+
 from .. import effects
 from ..models import Appeal, Decision, Statement, TimelineEntry, Vote
 from . import timeline
 from .common import lock_appeal, require_status
 from .hearing import heard
-from .panel import PANEL_SIZE, chair, seated_users
+from .panel import PANEL_SIZE, chair, ethics_voters, seated_users
 
 A = TimelineEntry.Action
 
@@ -34,8 +36,6 @@ def build(appeal, user, instance, **fields) -> Decision:
     decision = Decision(appeal=appeal, instance=instance, proposed_by=user, **fields)
     decision.full_clean(exclude=["appeal", "proposed_by"])
     if decision.artificial and appeal.event.federation.game == "bridge":
-        from bridge.engine.scoring.adjusted import ArtificialScore
-
         try:
             decision.artificial = str(ArtificialScore.parse(decision.artificial))
         except ValueError:
@@ -90,8 +90,6 @@ def voters(decision) -> set[int]:
     """Who votes on a decision: the seated panel at first instance, the federation's Rules and Ethics
     Committee (less any member who is a party) at the second."""
     if decision.instance == Decision.Instance.SECOND:
-        from .second_instance import ethics_voters
-
         return ethics_voters(decision.appeal)
     return seated_users(decision.appeal)
 

@@ -8,6 +8,7 @@ so the partner confirms online, also by the deadline; a team appeals through its
 
 import datetime
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -86,8 +87,6 @@ def intention_in_time(session, entry) -> bool:
 
 def event_directors(event):
     """The users who direct `event` (its DIRECTOR roles): the only ones an appeal names as the director."""
-    from django.contrib.auth import get_user_model
-
     return (
         get_user_model()
         .objects.filter(portal_roles__kind=Role.DIRECTOR, portal_roles__event=event)

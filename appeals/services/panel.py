@@ -1,4 +1,5 @@
-"""The panel of a case: at least three committee members not involved in it (VSz 9; Law 93).
+"""Who judges a case. At first instance the panel: at least three committee members not involved in it
+(VSz 9; Law 93); at the second, the federation's Rules and Ethics Committee less any member who is a party.
 
 Involved means: played in the section concerned (an active entry of the event, in the appellant's division
 when the event has divisions - other divisions may judge each other's cases, VSz 9), partnered or played in a
@@ -12,11 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from federation.models import Role
 from tournaments.models import Entry
 
 from ..models import Appeal, CommitteeMember, PanelSeat, TimelineEntry
 from . import timeline
-from .common import PLAYED, lock_appeal, require_status
+from .common import PLAYED, lock_appeal, party_people, require_status
 
 PANEL_SIZE = 3
 # A regular partnership in the last year counts; an occasional game long ago does not.
@@ -156,3 +158,10 @@ def chair(appeal) -> int | None:
         .first()
     )
     return seat
+
+
+def ethics_voters(appeal) -> set[int]:
+    """User ids of the federation's Rules and Ethics Committee who may vote on this case (not a party)."""
+    parties = {p.user_id for p in party_people(appeal) if p.user_id}
+    members = Role.objects.filter(kind=Role.ETHICS, federation_id=appeal.event.federation_id)
+    return set(members.values_list("user_id", flat=True)) - parties

@@ -17,13 +17,12 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from federation.models import Role
-
 from ..models import Appeal, Decision, FederationSettings, SecondAppeal, TimelineEntry, Vote
 from . import decision as decisions
 from . import timeline
 from .common import lock_appeal, party_people, person_of, require_status
 from .decision import apply_or_refuse, build, published
+from .panel import ethics_voters
 
 A = TimelineEntry.Action
 
@@ -87,13 +86,6 @@ def confirm_deposit(appeal, user, now=None) -> SecondAppeal:
             appeal, A.SECOND_DEPOSIT, user, _("%(amount)s Ft received.") % {"amount": second.deposit_amount}
         )
     return second
-
-
-def ethics_voters(appeal) -> set[int]:
-    """User ids of the federation's Rules and Ethics Committee who may vote on this case (not a party)."""
-    parties = {p.user_id for p in party_people(appeal) if p.user_id}
-    members = Role.objects.filter(kind=Role.ETHICS, federation_id=appeal.event.federation_id)
-    return set(members.values_list("user_id", flat=True)) - parties
 
 
 @transaction.atomic

@@ -1,37 +1,34 @@
 """Helpers the appeals views share: finding a case or an event the user may act on, showing refusals."""
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
 
+from federation.access import object_or_deny
 from tournaments.models import Event
 
 from ..models import Appeal
 
+APPEAL_VISIBLE = "appeals.view_appeal"
 
-def appeal_or_404(request, pk, perm="appeals.view_appeal") -> Appeal:
-    """The case if the user may see it (else 404, so a case's existence does not leak), and act (else 403)."""
-    appeal = get_object_or_404(
-        Appeal.objects.select_related(
-            "event__federation", "session", "entry", "respondent_entry", "director"
-        ),
-        pk=pk,
+
+def appeal_or_404(request, pk, perm=APPEAL_VISIBLE) -> Appeal:
+    """The case if the user may `perm` on it; a case he may not see is a 404 (its existence does not leak)."""
+    appeals = Appeal.objects.select_related(
+        "event__federation", "session", "entry", "respondent_entry", "director"
     )
-    if not request.user.has_perm("appeals.view_appeal", appeal):
-        raise Http404
-    if perm != "appeals.view_appeal" and not request.user.has_perm(perm, appeal):
-        raise PermissionDenied
-    return appeal
+    return object_or_deny(request, appeals, perm, visible=APPEAL_VISIBLE, pk=pk)
+
+
+def event_is_public(user, event) -> bool:
+    """Who may know an event exists, for the appeals pages: anybody when it is public."""
+    return event.is_public
 
 
 def event_or_404(request, pk, perm) -> Event:
-    event = get_object_or_404(Event.objects.select_related("federation", "club"), pk=pk)
-    if not request.user.has_perm(perm, event):
-        if event.is_public:
-            raise PermissionDenied
-        raise Http404
-    return event
+    """The event if the user may `perm` on it; an event not public is a 404 for those who may not."""
+    events = Event.objects.select_related("federation", "club")
+    return object_or_deny(request, events, perm, visible=event_is_public, pk=pk)
 
 
 def error_by_field(error: ValidationError) -> dict[str, list[str]]:

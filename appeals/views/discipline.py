@@ -1,13 +1,13 @@
 """Discipline pages: the director's measures at an event, the committee's consent, the federation's reports."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from federation.access import check, object_or_deny
 from federation.models import Federation
 
 from ..forms import DisciplineDecisionForm, MeasureForm
@@ -22,8 +22,7 @@ def event_discipline(request, pk):
     event = event_or_404(request, pk, "appeals.view_event_desk")
     form = MeasureForm(request.POST or None, event=event)
     if request.method == "POST":
-        if not request.user.has_perm("appeals.take_measure", event):
-            raise PermissionDenied
+        check(request, "appeals.take_measure", event)
         d = form.cleaned_data if form.is_valid() else {}
         return act(
             request,
@@ -93,10 +92,10 @@ def measure_apply(request, pk, measure_pk):
 
 
 def _federation(request, code):
-    federation = get_object_or_404(Federation, code=code)
-    if not request.user.has_perm("appeals.view_reports", federation):
-        raise Http404
-    return federation
+    """The federation whose reports the user may read; for anybody else it has none (404)."""
+    return object_or_deny(
+        request, Federation, "appeals.view_reports", visible="appeals.view_reports", code=code
+    )
 
 
 @login_required
@@ -117,8 +116,7 @@ def report_detail(request, code, pk):
     )
     form = DisciplineDecisionForm(request.POST or None)
     if request.method == "POST":
-        if not request.user.has_perm("appeals.decide_discipline", federation):
-            raise PermissionDenied
+        check(request, "appeals.decide_discipline", federation)
         d = form.cleaned_data if form.is_valid() else {}
         return act(
             request,

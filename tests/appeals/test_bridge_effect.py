@@ -16,7 +16,7 @@ from bridge.engine.scoring.contract import board_vulnerability, contract_score, 
 from bridge.models import BoardScore, ResultVersion, SessionStanding  # noqa: E402
 from demo import bridge_sample as sample  # noqa: E402
 from rankings.models import Award, AwardVersion, PaymentResultChange, PrizePayment  # noqa: E402
-from rankings.services import record_prize_payment  # noqa: E402
+from rankings.services.ledger import record_prize_payment  # noqa: E402
 
 pytestmark = pytest.mark.django_db
 

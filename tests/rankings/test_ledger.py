@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from federation.models import Notification
-from rankings import services, sources
+from rankings import sources
 from rankings.models import (
     Award,
     AwardScheme,
@@ -16,6 +16,10 @@ from rankings.models import (
     PaymentResultChange,
     PrizePayment,
 )
+from rankings.services.event_results import process_event, results_changed
+from rankings.services.ledger import reaward_for_scheme, record_prize_payment, record_result
+from rankings.services.lists import list_stamp
+from rankings.services.schemes import change_scheme, current_scheme
 from rankings.sources import PlayerShare
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +49,7 @@ def test_final_result_awards_every_player_with_rights(mbsz, pairs, make_event, b
             PlayerShare(sub.pk, Decimal("0.6"), substitute_for=b.pk),
         ],
     )
-    version = services.record_result(event, build_result(event, placings, multiplier="1.5"))
+    version = record_result(event, build_result(event, placings, multiplier="1.5"))
     # Club class: first = min(2 + 0.1 * 9, 6) = 2.9; 25% of 9 -> 2 scoring places; x1.5.
     assert version.version == 1 and version.reason == "final"
     got = amounts(event)
@@ -58,8 +62,8 @@ def test_final_result_awards_every_player_with_rights(mbsz, pairs, make_event, b
 def test_the_same_result_twice_writes_nothing(mbsz, pairs, make_event, build_result):
     event = make_event(mbsz)
     res = build_result(event, [(i + 1, i + 1, list(p)) for i, p in enumerate(pairs)])
-    assert services.record_result(event, res) is not None
-    assert services.record_result(event, res) is None
+    assert record_result(event, res) is not None
+    assert record_result(event, res) is None
     assert AwardVersion.objects.filter(event=event).count() == 1
 
 
@@ -70,18 +74,18 @@ def test_a_correction_re_awards_as_a_new_version_and_never_touches_paid_prizes(
     order = [(i + 1, i + 1, list(p)) for i, p in enumerate(pairs)]
     fake_sources[event.pk] = build_result(event, order, multiplier="2", version="upload-1")
     with django_capture_on_commit_callbacks(execute=True):
-        services.results_changed(event.pk)
+        results_changed(event.pk)
     first = amounts(event)
     winner = pairs[0][0]
     key = AwardVersion.objects.get(event=event).snapshot["placings"][0]["entry_key"]
-    payment = services.record_prize_payment(event, 50000, entry_key=key, person=winner)
+    payment = record_prize_payment(event, 50000, entry_key=key, person=winner)
     assert payment.place == "1"
 
     # An appeal decision swaps the first two pairs.
     swapped = [(1, 1, list(pairs[1])), (2, 2, list(pairs[0]))] + order[2:]
     fake_sources[event.pk] = build_result(event, swapped, multiplier="2", version="appeal-7")
     with django_capture_on_commit_callbacks(execute=True):
-        services.results_changed(event.pk, "appeal")
+        results_changed(event.pk, "appeal")
 
     versions = list(AwardVersion.objects.filter(event=event).order_by("version"))
     assert [(v.version, v.reason, v.is_current) for v in versions] == [
@@ -107,17 +111,17 @@ def test_a_correction_re_awards_as_a_new_version_and_never_touches_paid_prizes(
     # The lists were recomputed from the new ledger version.
     stamp = ListStamp.objects.get(federation=mbsz, kind=ListKind.ALLTIME, year=0)
     assert not stamp.is_stale
-    assert services.list_stamp(mbsz, ListKind.ANNUAL, 2026).rows == len(now)
+    assert list_stamp(mbsz, ListKind.ANNUAL, 2026).rows == len(now)
     # Running it again (a retried task) changes nothing.
     with django_capture_on_commit_callbacks(execute=True):
-        services.results_changed(event.pk, "appeal")
+        results_changed(event.pk, "appeal")
     assert AwardVersion.objects.filter(event=event).count() == 2
     assert Notification.objects.count() == 0
 
 
 def test_no_source_or_not_final_does_nothing(mbsz, make_event, fake_sources):
     event = make_event(mbsz)
-    assert services.process_event(event.pk) == {"awarded": False, "rated": False}
+    assert process_event(event.pk) == {"awarded": False, "rated": False}
     sources.unregister_source("bridge")
     assert sources.result_for(event) is None
 
@@ -128,11 +132,9 @@ def test_a_scheme_change_re_awards_with_history(
     old_event = make_event(mbsz, date=datetime.date(2025, 6, 1))
     new_event = make_event(mbsz, date=datetime.date(2026, 6, 1))
     for event in (old_event, new_event):
-        services.record_result(
-            event, build_result(event, [(i + 1, i + 1, list(p)) for i, p in enumerate(pairs)])
-        )
+        record_result(event, build_result(event, [(i + 1, i + 1, list(p)) for i, p in enumerate(pairs)]))
     before_old, before_new = amounts(old_event), amounts(new_event)
-    rules = services.current_scheme(mbsz).rules
+    rules = current_scheme(mbsz).rules
     rules = {
         **rules,
         "classes": {
@@ -141,7 +143,7 @@ def test_a_scheme_change_re_awards_with_history(
         },
     }
     with django_capture_on_commit_callbacks(execute=True):
-        scheme = services.change_scheme(
+        scheme = change_scheme(
             mbsz, rules, datetime.date(2026, 1, 1), "Több pont a klubversenyekért", staff_mbsz
         )
     assert scheme.version == 2 and AwardScheme.objects.filter(federation=mbsz).count() == 2
@@ -156,7 +158,7 @@ def test_a_scheme_change_re_awards_with_history(
     with pytest.raises(TypeError):
         scheme.save()
     # Nothing changes for a second identical run of the re-award task.
-    assert services.reaward_for_scheme(scheme.pk) == 0
+    assert reaward_for_scheme(scheme.pk) == 0
 
 
 @pytest.fixture
@@ -183,6 +185,6 @@ def test_a_changed_result_reaches_the_rankings_even_when_the_broker_is_down(
     event = make_event(mbsz, event_class="club")
     fake_sources[event.pk] = build_result(event, [(i + 1, i + 1, list(p)) for i, p in enumerate(pairs)])
     with django_capture_on_commit_callbacks(execute=True):
-        services.results_changed(event.pk)
+        results_changed(event.pk)
     assert AwardVersion.objects.filter(event=event, is_current=True).count() == 1
     assert amounts(event)

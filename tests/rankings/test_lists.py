@@ -10,9 +10,13 @@ from django.db import transaction
 from django.urls import reverse
 
 from federation.models import Licence, Person
-from rankings import services
 from rankings.engine.standings_list import rank
 from rankings.models import ListEntry, ListKind
+from rankings.services.history import award_history
+from rankings.services.ledger import record_result
+from rankings.services.lists import licences_changed, recompute_all_lists, recompute_stale_lists
+from rankings.services.schemes import change_scheme, current_scheme
+from rankings.services.state import data_changed, needs_licence
 from rankings.text import fold
 
 pytestmark = pytest.mark.django_db
@@ -53,15 +57,15 @@ def bridge_lists(mbsz, bridge_club, other_bridge_club, make_person, make_event, 
         event = make_event(mbsz, event_class="championship", date=date)
         rows = [(1, 1, [p["anna"], p["bela"]]), (2, 3, [p["cili"], p["dani"]]), (2, 3, [p["ede"], p["feri"]])]
         rows += [(i + 4, i + 4, fill[2 * i : 2 * i + 2]) for i in range(7)]
-        services.record_result(event, build_result(event, rows))
+        record_result(event, build_result(event, rows))
     old = make_event(mbsz, event_class="championship", date=datetime.date(THIS_YEAR - 1, 5, 1))
-    services.record_result(
+    record_result(
         old,
         build_result(
             old, [(1, 1, [p["ede"], p["feri"]])] + [(i + 2, i + 2, fill[2 * i : 2 * i + 2]) for i in range(7)]
         ),
     )
-    services.recompute_all_lists(mbsz)
+    recompute_all_lists(mbsz)
     return people
 
 
@@ -138,8 +142,8 @@ def test_licence_filtering_on_the_current_ulti_lists(
         licence(p, mausz, THIS_YEAR)
     licence(people[0], mausz, THIS_YEAR - 1)  # last year's licence does not count
     event = make_event(mausz, event_class="sport_ulti", fmt="sport_ulti", date=datetime.date(THIS_YEAR, 3, 1))
-    services.record_result(event, build_result(event, [(i + 1, i + 1, [p]) for i, p in enumerate(people)]))
-    services.recompute_all_lists(mausz)
+    record_result(event, build_result(event, [(i + 1, i + 1, [p]) for i, p in enumerate(people)]))
+    recompute_all_lists(mausz)
 
     def listed(kind, year):
         return set(
@@ -154,8 +158,8 @@ def test_licence_filtering_on_the_current_ulti_lists(
     assert top.person_id == people[1].pk and top.place_from == 1
     # Licensed now: back on the lists (the licence signal marks them stale, the task rebuilds them).
     Licence.objects.create(person=people[0], federation=mausz, year=THIS_YEAR)
-    services.licences_changed(mausz.pk)
-    services.recompute_stale_lists(mausz.pk)
+    licences_changed(mausz.pk)
+    recompute_stale_lists(mausz.pk)
     assert people[0].pk in listed(ListKind.ANNUAL, THIS_YEAR)
     assert (
         ListEntry.objects.get(
@@ -221,17 +225,17 @@ def test_the_licence_admin_saves_while_the_broker_is_down(
 
 
 def test_a_bridge_list_ignores_ulti_licences(mbsz, bridge_lists):
-    assert services.needs_licence(mbsz, ListKind.ANNUAL, THIS_YEAR) is False
+    assert needs_licence(mbsz, ListKind.ANNUAL, THIS_YEAR) is False
     # Nobody holds a licence, yet everybody who scored is listed (4 scoring pairs of 10).
     assert not Licence.objects.exists()
     assert ListEntry.objects.filter(federation=mbsz, kind=ListKind.ANNUAL, year=THIS_YEAR).count() == 8
 
 
 def test_stale_lists_say_processing(client, mbsz, bridge_lists):
-    services.data_changed(mbsz.pk, [(ListKind.ANNUAL, THIS_YEAR)])
+    data_changed(mbsz.pk, [(ListKind.ANNUAL, THIS_YEAR)])
     html = page(client, mbsz)
     assert 'class="alert alert-warning processing"' in html
-    services.recompute_stale_lists(mbsz.pk)
+    recompute_stale_lists(mbsz.pk)
     assert "processing" not in page(client, mbsz).split("<main")[1].split("<form")[0]
 
 
@@ -241,16 +245,16 @@ def test_player_page_history_and_chart(client, mbsz, bridge_lists):
     html = response.content.decode()
     assert response.status_code == 200
     assert "<svg" in html and "<polyline" in html and "cdn" not in html.lower()
-    total = sum(a.amount for a in services.award_history(anna, mbsz))
+    total = sum(a.amount for a in award_history(anna, mbsz))
     assert f"{total:.2f}".replace(".", ",") in html or f"{total:.2f}" in html
     assert Decimal(total) > 0
 
 
 def test_pages_by_stored_positions(client, mbsz, bridge_club, make_person, make_event, build_result):
     """Whole lists and category lists are paged by stored positions; search and club filters too."""
-    rules = services.current_scheme(mbsz).rules
+    rules = current_scheme(mbsz).rules
     rules = {**rules, "classes": {**rules["classes"], "club": {"first": "100", "share": "1", "min_field": 1}}}
-    services.change_scheme(mbsz, rules, datetime.date(2000, 1, 1), "everybody scores")
+    change_scheme(mbsz, rules, datetime.date(2000, 1, 1), "everybody scores")
     juniors = {i for i in range(0, 130, 3)}
     people = [
         make_person(
@@ -259,8 +263,8 @@ def test_pages_by_stored_positions(client, mbsz, bridge_club, make_person, make_
         for i in range(130)
     ]
     event = make_event(mbsz, event_class="club", date=datetime.date(THIS_YEAR, 4, 1))
-    services.record_result(event, build_result(event, [(i + 1, i + 1, [p]) for i, p in enumerate(people)]))
-    services.recompute_all_lists(mbsz)
+    record_result(event, build_result(event, [(i + 1, i + 1, [p]) for i, p in enumerate(people)]))
+    recompute_all_lists(mbsz)
     url = reverse("rankings_masterpoints", args=[mbsz.code])
 
     def names(response):

@@ -9,8 +9,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from federation.models import Notification
-from rankings import services
 from rankings.models import Qualification, Season, SeasonEntry, SeasonTeamEntry, Stage
+from rankings.services.ledger import record_result
+from rankings.services.season import open_confirmations, process_deadlines, recompute_season, respond
 
 pytestmark = pytest.mark.django_db
 YEAR = 2026
@@ -46,7 +47,7 @@ def play(event, rows, build_result):
     """rows: [(person, points, forint)], ranked by points then forint."""
     ordered = sorted(rows, key=lambda r: (-r[1], -r[2]))
     placings = [(i + 1, i + 1, [p], pts, ft) for i, (p, pts, ft) in enumerate(ordered)]
-    services.record_result(event, build_result(event, placings))
+    record_result(event, build_result(event, placings))
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def season(mausz, field, qualifiers, build_result):
         [(dt[0], 5, 100), (ft[0], 26, 0)] + [(dt[i], 20 - i, 0) for i in range(1, 5)],
         build_result,
     )
-    services.recompute_season(season.pk)
+    recompute_season(season.pk)
     return season
 
 
@@ -113,7 +114,7 @@ def test_the_season_page_draws_the_cut_line(client, season, mausz):
 
 def test_a_player_who_does_not_confirm_is_replaced_and_the_replacement_notified(season, client, make_user):
     deadline = timezone.now() + datetime.timedelta(days=2)
-    invited = services.open_confirmations(season, Stage.SEMIFINAL, deadline)
+    invited = open_confirmations(season, Stage.SEMIFINAL, deadline)
     assert len(invited) == 4 and Notification.objects.count() == 4
     first_reserve = SeasonEntry.objects.get(season=season, stage=Stage.QUALIFIER, reserve_position=1)
     second_reserve = SeasonEntry.objects.get(season=season, stage=Stage.QUALIFIER, reserve_position=2)
@@ -127,14 +128,14 @@ def test_a_player_who_does_not_confirm_is_replaced_and_the_replacement_notified(
     response = client.post(reverse("rankings_confirm", args=[invited[0].pk]))
     assert response.status_code == 302
     for q in invited[1:3]:
-        services.respond(q, True)
+        respond(q, True)
     assert Qualification.objects.get(pk=invited[0].pk).status == "confirmed"
 
     # Before the deadline nothing happens; after it the fourth is replaced by the first reserve.
-    assert services.process_deadlines(timezone.now()) == 0
+    assert process_deadlines(timezone.now()) == 0
     after = deadline + datetime.timedelta(minutes=1)
-    assert services.process_deadlines(after) == 1
-    assert services.process_deadlines(after) == 0  # idempotent
+    assert process_deadlines(after) == 1
+    assert process_deadlines(after) == 0  # idempotent
     late = Qualification.objects.get(pk=invited[3].pk)
     replacement = Qualification.objects.get(replaces=late)
     assert late.status == "expired"
@@ -150,15 +151,15 @@ def test_a_player_who_does_not_confirm_is_replaced_and_the_replacement_notified(
     season_page = reverse("rankings_season", kwargs={"code": season.federation.code, "year": season.year})
     assert settings.PORTAL_URL.startswith("https://") and settings.PORTAL_URL + season_page in mail.body
     # A late confirmation changes nothing.
-    assert services.respond(late, True, now=after).status == "expired"
+    assert respond(late, True, now=after).status == "expired"
 
     # The replacement gives up: the second reserve is invited at once.
-    services.respond(replacement, False, now=after)
+    respond(replacement, False, now=after)
     assert Qualification.objects.get(replaces=replacement).person == second_reserve.person
 
 
 def test_only_the_invited_player_may_confirm(season, client, make_user):
-    q = services.open_confirmations(season, Stage.SEMIFINAL, timezone.now() + datetime.timedelta(days=1))[0]
+    q = open_confirmations(season, Stage.SEMIFINAL, timezone.now() + datetime.timedelta(days=1))[0]
     client.force_login(make_user("other@example.hu"))
     assert client.post(reverse("rankings_confirm", args=[q.pk])).status_code == 403
     client.logout()
@@ -180,7 +181,7 @@ def test_semifinal_starts_from_zero(season, mausz, field, make_event, build_resu
     semi_players = field[1:5]
     play(semis[0], [(p, 10 + i, 0) for i, p in enumerate(semi_players)], build_result)
     play(semis[1], [(p, 10 + i, 0) for i, p in enumerate(reversed(semi_players))], build_result)
-    services.recompute_season(season.pk)
+    recompute_season(season.pk)
     table = rows(season, Stage.SEMIFINAL)
     assert len(table) == 4 and all(e.points == 23 for e in table.values())
     assert all(e.place_from == 1 and e.place_to == 4 for e in table.values())
@@ -204,17 +205,13 @@ def test_team_championship_and_sport_ulti_invitations(
             season=YEAR,
         )
         teams = [people[3 * (offset + i) : 3 * (offset + i) + 3] for i in range(count)]
-        services.record_result(
-            event, build_result(event, [(i + 1, i + 1, t, 50 - i, 0) for i, t in enumerate(teams)])
-        )
+        record_result(event, build_result(event, [(i + 1, i + 1, t, 50 - i, 0) for i, t in enumerate(teams)]))
     # Last year's sport ulti list and this year's final players.
     old = make_event(mausz, event_class="sport_ulti", fmt="sport_ulti", date=datetime.date(YEAR - 1, 8, 1))
-    services.record_result(old, build_result(old, [(i + 1, i + 1, [p]) for i, p in enumerate(people[:30])]))
+    record_result(old, build_result(old, [(i + 1, i + 1, [p]) for i, p in enumerate(people[:30])]))
     final = make_event(mausz, event_class="nub_final", date=datetime.date(YEAR, 11, 1), season=YEAR)
-    services.record_result(
-        final, build_result(final, [(i + 1, i + 1, [p]) for i, p in enumerate(people[25:46])])
-    )
-    services.recompute_season(season.pk)
+    record_result(final, build_result(final, [(i + 1, i + 1, [p]) for i, p in enumerate(people[25:46])]))
+    recompute_season(season.pk)
     finalists = SeasonTeamEntry.objects.filter(season=season, status="finalist")
     assert finalists.count() == 15
     assert finalists.filter(region=dt).count() == 8 and finalists.filter(via="extra").get().region == dt

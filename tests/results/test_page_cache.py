@@ -222,13 +222,13 @@ def test_publishing_and_event_edits_drop_the_event_page_and_the_calendar(client,
 
 @pytest.mark.django_db
 def test_a_rankings_list_rebuild_drops_the_list_page(client, mbsz, make_person):
-    from rankings import services
     from rankings.models import ListKind
+    from rankings.services import lists
 
     list_url = reverse("rankings_masterpoints", args=["mbsz"]) + "?year=2026"
     client.get(list_url)
     assert client.get(list_url)["X-Page-Cache"] == "hit"
-    services.recompute_list(mbsz, ListKind.ANNUAL, 2026, force=True)
+    lists.recompute_list(mbsz, ListKind.ANNUAL, 2026, force=True)
     assert client.get(list_url)["X-Page-Cache"] == "miss"
 
 
