@@ -6,6 +6,7 @@ from django.forms import inlineformset_factory
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Federation, Role
+from ulti.engine.rulesets import ruleset_keys
 
 from .models import Division, Event, Session
 
@@ -13,20 +14,9 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
-# Where the announcement form's rule-set suggestions come from: a game app registers its rule sets here
-# (ulti: UltiConfig.ready()), since tournaments sits below the game apps and imports none of them.
-_RULE_SET_SOURCES = []
-
-
-def register_rule_sets(keys) -> None:
-    """`keys()` returns the rule-set keys a game's engine knows."""
-    if keys not in _RULE_SET_SOURCES:
-        _RULE_SET_SOURCES.append(keys)
-
-
 def known_rule_sets():
-    """Keys of the games' built-in rule sets, offered as suggestions (the field accepts any key)."""
-    return tuple(key for keys in _RULE_SET_SOURCES for key in keys())
+    """Keys of the ulti engine's built-in rule sets, offered as suggestions (the field accepts any key)."""
+    return ruleset_keys()
 
 
 # The announcement form's fieldsets, in the order of VSz 4.

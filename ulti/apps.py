@@ -19,10 +19,3 @@ class UltiConfig(AppConfig):
         from .models import SCOPE
 
         register_recompute(SCOPE, tasks.recompute_ulti_event)
-
-        # The announcement form (tournaments, below the game apps) suggests the engine's rule sets.
-        from tournaments.forms import register_rule_sets
-
-        from .engine.rulesets import ruleset_keys
-
-        register_rule_sets(ruleset_keys)
