@@ -20,6 +20,9 @@ from auditlog.registry import auditlog
 from django.apps import apps
 from django.utils.functional import SimpleLazyObject
 
+from .models import Federation
+from .predicates import is_federation_staff, is_superuser
+
 log = logging.getLogger(__name__)
 
 # (app_label.Model, fields left out of the recorded changes)
@@ -72,8 +75,6 @@ _PARENTS = (
 
 def federation_of(obj, depth=0):
     """The id of the federation an audited object belongs to, or None (walks up its parents)."""
-    from federation.models import Federation
-
     if obj is None or depth > 6:
         return None
     if isinstance(obj, Federation):
@@ -108,8 +109,6 @@ VIEW_AUDIT_LOG = "federation.view_audit_log"
 
 
 def register_models():
-    from .predicates import is_federation_staff, is_superuser
-
     if not rules.perm_exists(VIEW_AUDIT_LOG):
         # Any federation's staff (they see their own federation's rows) and superusers (all rows).
         rules.add_perm(VIEW_AUDIT_LOG, is_superuser | is_federation_staff)

@@ -3,7 +3,6 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("accounts/register/", views.register, name="register"),
     path("accounts/register/done/", views.register_done, name="register_done"),
     path("accounts/verify/resend/", views.resend_verification, name="resend_verification"),

@@ -25,17 +25,6 @@ from .notifications import address_of
 from .throttle import throttled
 
 
-def home(request):
-    from tournaments.models import Event
-
-    upcoming = (
-        Event.objects.filter(status=Event.Status.APPROVED)
-        .select_related("federation", "club")
-        .order_by("start_date")[:8]
-    )
-    return render(request, "home.html", {"federations": Federation.objects.all(), "upcoming": upcoming})
-
-
 def _limits(*pairs):
     window = settings.ACCOUNT_THROTTLE_WINDOW
     return [(scope, value, settings.ACCOUNT_THROTTLE_LIMITS[scope], window) for scope, value in pairs]
