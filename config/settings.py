@@ -27,7 +27,7 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-development-key-only-used-with-DEBUG-on"
 
 # The portal's public address (scheme and host, no trailing slash): every link in an e-mail is built from it
-# (federation.notifications.absolute_url), since a mail has no request to take the host from.
+# (federation.services.notifications.absolute_url), since a mail has no request to take the host from.
 PORTAL_URL = env.str("PORTAL_URL", default="").rstrip("/")
 if not PORTAL_URL:
     if not DEBUG:

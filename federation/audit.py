@@ -9,7 +9,7 @@ version row. Bulky payloads (uploaded files, deal lists) are left out; their sha
 Each log row is stamped with the federation its object belongs to (`additional_data["federation"]`, through
 the `get_additional_data` hook auditlog calls, which `register_models` gives every audited model), found
 while the object still exists, so federation staff can read their own federation's log even for deleted
-rows (`federation.audit_views`). `register_models()` runs from `FederationConfig.ready()`.
+rows (`federation.views.audit`). `register_models()` runs from `FederationConfig.ready()`.
 """
 
 import logging

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from config.celery import enqueue_on_commit, publish
 from federation.engine import age
 from federation.models import Federation, Membership, Person, Region
-from federation.notifications import absolute_url, address_of, notify
+from federation.services.notifications import absolute_url, address_of, notify
 from results import page_cache
 
 from . import sources

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from federation.notifications import absolute_url, addresses_of, notify
+from federation.services.notifications import absolute_url, addresses_of, notify
 
 from ..models import Entry
 

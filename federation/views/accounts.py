@@ -1,3 +1,6 @@
+"""The account pages: registration, e-mail verification, linking to a member record, the profile, the API
+token and the password reset mail."""
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -10,9 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
-from . import accounts
-from .client_ip import client_ip
-from .forms import (
+from ..client_ip import client_ip
+from ..forms import (
     LinkMemberForm,
     MailAddressForm,
     MemberRequestForm,
@@ -20,9 +22,10 @@ from .forms import (
     ResendVerificationForm,
     VerifyEmailForm,
 )
-from .models import Club, Federation, LinkRequest, Person
-from .notifications import address_of
-from .throttle import throttled
+from ..models import LinkRequest
+from ..services import accounts
+from ..services.notifications import address_of
+from ..services.throttle import throttled
 
 
 def _limits(*pairs):
@@ -241,34 +244,6 @@ def api_token(request):
     Token.objects.create(user=request.user)
     messages.success(request, _("A new API token was created."))
     return redirect("profile")
-
-
-def club_list(request):
-    clubs = Club.objects.filter(is_active=True).select_related("federation", "region")
-    fed = request.GET.get("federation")
-    if fed:
-        clubs = clubs.filter(federation__code=fed)
-    return render(
-        request,
-        "federation/club_list.html",
-        {"clubs": clubs, "federations": Federation.objects.all(), "selected": fed},
-    )
-
-
-def club_detail(request, pk):
-    club = get_object_or_404(Club.objects.select_related("federation", "region", "county"), pk=pk)
-    return render(request, "federation/club_detail.html", {"club": club})
-
-
-def person_detail(request, pk):
-    person = get_object_or_404(Person, pk=pk)
-    show_private = request.user.has_perm("federation.view_person_private", person)
-    memberships = person.memberships.select_related("federation", "club")
-    return render(
-        request,
-        "federation/person_detail.html",
-        {"person": person, "memberships": memberships, "show_private": show_private},
-    )
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -6,9 +6,9 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from .models import Notification, Role
-from .predicates import _roles
-from .tasks import max_attempts
+from ..models import Notification, Role
+from ..predicates import _roles
+from ..tasks import max_attempts
 
 VIEW_OUTBOX = "federation.view_outbox"
 PAGE_SIZE = 50

@@ -8,9 +8,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from .audit import VIEW_AUDIT_LOG
-from .models import Role
-from .predicates import _roles
+from ..audit import VIEW_AUDIT_LOG
+from ..models import Role
+from ..predicates import _roles
 
 PAGE_SIZE = 50
 ACTION_LABELS = {
