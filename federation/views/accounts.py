@@ -6,13 +6,13 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
+from ..access import check, deny, object_or_deny
 from ..client_ip import client_ip
 from ..forms import (
     LinkMemberForm,
@@ -163,8 +163,7 @@ def link_confirm(request, token):
 @login_required
 @require_http_methods(["GET"])
 def link_requests(request):
-    if not request.user.has_perm("federation.review_link_request"):
-        raise PermissionDenied
+    check(request, "federation.review_link_request", None)
     return render(
         request, "registration/link_requests.html", {"links": accounts.reviewable_links(request.user)}
     )
@@ -173,15 +172,17 @@ def link_requests(request):
 @login_required
 @require_http_methods(["POST"])
 def link_request_decide(request, pk):
-    link = get_object_or_404(
+    link = object_or_deny(
+        request,
         LinkRequest.objects.select_related("user", "person"),
+        "federation.review_link_request",
         pk=pk,
         status=LinkRequest.PENDING,
         method=LinkRequest.BY_APPROVAL,
     )
     # Nobody approves his own request (a club admin linking himself to a member of his club).
-    if link.user_id == request.user.pk or not request.user.has_perm("federation.review_link_request", link):
-        raise PermissionDenied
+    if link.user_id == request.user.pk:
+        deny(request, link)
     if request.POST.get("decision") == "approve":
         if accounts.confirm_link(link, by=request.user):
             messages.success(
