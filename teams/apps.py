@@ -19,3 +19,8 @@ class TeamsConfig(AppConfig):
         from .models import SCOPE
 
         register_recompute(SCOPE, tasks.recompute_event)
+
+        # A published round changes the event's cached public pages (results.page_cache).
+        from results.page_cache import bump_event_on
+
+        bump_event_on("teams.Round")

@@ -19,3 +19,13 @@ class UltiConfig(AppConfig):
         from .models import SCOPE
 
         register_recompute(SCOPE, tasks.recompute_ulti_event)
+
+        # A published round changes the event's cached public pages (results.page_cache).
+        from results.page_cache import bump_event_on
+
+        from .models import Stage
+
+        def round_event_id(round_):
+            return Stage.objects.filter(groups__id=round_.group_id).values_list("event_id", flat=True).first()
+
+        bump_event_on("ulti.Round", round_event_id)
