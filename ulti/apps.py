@@ -29,3 +29,10 @@ class UltiConfig(AppConfig):
             return Stage.objects.filter(groups__id=round_.group_id).values_list("event_id", flat=True).first()
 
         bump_event_on("ulti.Round", round_event_id)
+
+        # The announcement form offers the engine's rule sets (tournaments knows no game app).
+        from tournaments.rule_sets import register_rule_sets
+
+        from .engine.rulesets import ruleset_keys
+
+        register_rule_sets(ruleset_keys)
