@@ -25,3 +25,8 @@ class BridgeConfig(AppConfig):
         from .services import dealing
 
         register_sealed_check(dealing.announced_is_sealed)
+
+        # A published session changes the event's cached public pages (results.page_cache).
+        from results.page_cache import bump_event_on
+
+        bump_event_on("bridge.PairSession")

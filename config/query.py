@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django_filters import FilterSet
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import get_model_field
+from rest_framework.exceptions import ValidationError as ApiValidationError
 
 ID_RANGE = (1, BaseDatabaseOperations.integer_field_ranges["BigAutoField"][1])
 DATE_PART_RANGES = {
@@ -84,8 +85,6 @@ def id_or_none(raw) -> int | None:
 
 def api_int(request, name: str, low: int = ID_RANGE[0], high: int = ID_RANGE[1]) -> int | None:
     """An integer query parameter of an API view (an id unless told): a DRF 400 when it is not one."""
-    from rest_framework.exceptions import ValidationError as ApiValidationError
-
     try:
         return parse_int(request.query_params.get(name), low, high)
     except ValidationError as error:

@@ -27,7 +27,7 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-development-key-only-used-with-DEBUG-on"
 
 # The portal's public address (scheme and host, no trailing slash): every link in an e-mail is built from it
-# (federation.notifications.absolute_url), since a mail has no request to take the host from.
+# (federation.services.notifications.absolute_url), since a mail has no request to take the host from.
 PORTAL_URL = env.str("PORTAL_URL", default="").rstrip("/")
 if not PORTAL_URL:
     if not DEBUG:
@@ -138,11 +138,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Self-registered accounts stay inactive until the mailed link is followed (federation/accounts.py); a
+# Self-registered accounts stay inactive until the mailed link is followed (federation/services/accounts.py); a
 # member link waits for the member's confirmation by mail (or a club admin's / the staff's approval).
 EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 86400)
 LINK_CONFIRMATION_MAX_AGE = env.int("LINK_CONFIRMATION_MAX_AGE", default=7 * 86400)
-# Attempts per ACCOUNT_THROTTLE_WINDOW seconds (federation/throttle.py): member linking per account, per
+# Attempts per ACCOUNT_THROTTLE_WINDOW seconds (federation/services/throttle.py): member linking per account, per
 # member record and per address; registration and "send the link again" per address and per e-mail.
 ACCOUNT_THROTTLE_WINDOW = env.int("ACCOUNT_THROTTLE_WINDOW", default=3600)
 ACCOUNT_THROTTLE_LIMITS = {

@@ -4,9 +4,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from federation.api import MeView
-from federation.audit_views import audit_log
-from federation.outbox_views import outbox
-from federation.views import PasswordResetView
+from federation.views.accounts import PasswordResetView
+from federation.views.audit import audit_log
+from federation.views.outbox import outbox
+from tournaments.views.home import home
 
 from .api import router
 
@@ -46,6 +47,7 @@ urlpatterns = [
     ),
     path("audit/", audit_log, name="audit_log"),
     path("outbox/", outbox, name="outbox"),
+    path("", home, name="home"),
     path("", include("federation.urls")),
     path("", include("tournaments.urls")),
     path("bridge/", include("bridge.urls")),

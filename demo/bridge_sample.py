@@ -9,6 +9,7 @@ import random
 
 from django.utils import timezone
 
+from bridge.engine.dealing import parse_pbn_deal
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord
 from bridge.engine.pbn.writer import write_session
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability, contract_score, vulnerable_sides
@@ -56,8 +57,6 @@ def _normal_from_analysis(tricks: dict, rng: random.Random) -> tuple[int, str, s
 def _lead(deal: str | None, declarer: str, rng: random.Random) -> str:
     if not deal:
         return ""
-    from bridge.engine.dealing import parse_pbn_deal
-
     leader = "NESW"[("NESW".index(declarer) + 1) % 4]
     suits = parse_pbn_deal(deal)[leader]
     suit, holding = rng.choice([(s, h) for s, h in zip("SHDC", suits, strict=True) if h])

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from federation.models import Club, County, Federation, Licence, Membership, Person, Region, Role, Suspension
+from tournaments.models import Event
 
 DEMO_PASSWORD = "versenyportal"
 
@@ -338,8 +339,6 @@ def seed(out=None):
 
 
 def _demo_logins(mbsz, mausz):
-    from tournaments.models import Event
-
     User = get_user_model()
     feds = {"mbsz": mbsz, "mausz": mausz}
     demo_event, _ = Event.objects.get_or_create(

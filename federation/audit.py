@@ -9,7 +9,7 @@ version row. Bulky payloads (uploaded files, deal lists) are left out; their sha
 Each log row is stamped with the federation its object belongs to (`additional_data["federation"]`, through
 the `get_additional_data` hook auditlog calls, which `register_models` gives every audited model), found
 while the object still exists, so federation staff can read their own federation's log even for deleted
-rows (`federation.audit_views`). `register_models()` runs from `FederationConfig.ready()`.
+rows (`federation.views.audit`). `register_models()` runs from `FederationConfig.ready()`.
 """
 
 import logging
@@ -19,6 +19,9 @@ from auditlog.middleware import AuditlogMiddleware
 from auditlog.registry import auditlog
 from django.apps import apps
 from django.utils.functional import SimpleLazyObject
+
+from .models import Federation
+from .predicates import is_federation_staff, is_superuser
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +75,6 @@ _PARENTS = (
 
 def federation_of(obj, depth=0):
     """The id of the federation an audited object belongs to, or None (walks up its parents)."""
-    from federation.models import Federation
-
     if obj is None or depth > 6:
         return None
     if isinstance(obj, Federation):
@@ -108,8 +109,6 @@ VIEW_AUDIT_LOG = "federation.view_audit_log"
 
 
 def register_models():
-    from .predicates import is_federation_staff, is_superuser
-
     if not rules.perm_exists(VIEW_AUDIT_LOG):
         # Any federation's staff (they see their own federation's rows) and superusers (all rows).
         rules.add_perm(VIEW_AUDIT_LOG, is_superuser | is_federation_staff)

@@ -16,7 +16,7 @@ class RegistrationForm(forms.Form):
 
     def clean_email(self):
         # No "already registered" error: the answer must not tell whether an address has an account
-        # (federation.accounts.register mails the owner a notice instead).
+        # (federation.services.accounts.register mails the owner a notice instead).
         return self.cleaned_data["email"].strip().lower()
 
     def clean(self):

@@ -3,9 +3,12 @@ import logging
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+
+from config.query import BadQuery
 
 logger = logging.getLogger(__name__)
 
@@ -85,10 +88,6 @@ class BadQueryMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.shortcuts import render
-
-        from config.query import BadQuery
-
         if not isinstance(exception, BadQuery):
             return None
         return render(request, "bad_query.html", {"message": str(exception)}, status=400)

@@ -105,8 +105,8 @@ class Person(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="person"
     )
-    # Where the portal's e-mail goes (federation.notifications.address_of): the login's address unless the
-    # person chose the member record's on the profile page.
+    # Where the portal's e-mail goes (federation.services.notifications.address_of): the login's address
+    # unless the person chose the member record's on the profile page.
     MAIL_TO_ACCOUNT, MAIL_TO_MEMBER = "account", "member"
     MAIL_TO_CHOICES = [
         (MAIL_TO_ACCOUNT, _("the address I log in with")),

@@ -8,7 +8,7 @@ federation / club / event by duck typing, so one predicate serves every model th
 
 import rules
 
-from .models import Role
+from .models import Club, Federation, Role
 
 
 def _roles(user):
@@ -30,8 +30,6 @@ def forget_roles(user):
 
 
 def federation_id_of(obj):
-    from .models import Federation
-
     if obj is None:
         return None
     if isinstance(obj, Federation):
@@ -45,8 +43,6 @@ def federation_id_of(obj):
 
 
 def club_id_of(obj):
-    from .models import Club
-
     if obj is None:
         return None
     if isinstance(obj, Club):
@@ -59,11 +55,11 @@ def club_id_of(obj):
 
 
 def event_id_of(obj):
-    from tournaments.models import Event
-
     if obj is None:
         return None
-    if isinstance(obj, Event):
+    # The event model is a higher layer's (tournaments): found through the role's foreign key to it, so that
+    # federation imports no other app of the project.
+    if isinstance(obj, Role._meta.get_field("event").related_model):
         return obj.pk
     if hasattr(obj, "event_id"):
         return obj.event_id

@@ -1,21 +1,20 @@
 from django.urls import path
 
-from . import views
+from .views import accounts, people
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("accounts/register/", views.register, name="register"),
-    path("accounts/register/done/", views.register_done, name="register_done"),
-    path("accounts/verify/resend/", views.resend_verification, name="resend_verification"),
-    path("accounts/verify/<str:token>/", views.verify_email, name="verify_email"),
-    path("accounts/link/", views.link_member, name="link_member"),
-    path("accounts/link/confirm/<str:token>/", views.link_confirm, name="link_confirm"),
-    path("accounts/link-requests/", views.link_requests, name="link_requests"),
-    path("accounts/link-requests/<int:pk>/", views.link_request_decide, name="link_request_decide"),
-    path("accounts/member-request/", views.member_request, name="member_request"),
-    path("accounts/profile/", views.profile, name="profile"),
-    path("accounts/token/", views.api_token, name="api_token"),
-    path("clubs/", views.club_list, name="club_list"),
-    path("clubs/<int:pk>/", views.club_detail, name="club_detail"),
-    path("people/<int:pk>/", views.person_detail, name="person_detail"),
+    path("accounts/register/", accounts.register, name="register"),
+    path("accounts/register/done/", accounts.register_done, name="register_done"),
+    path("accounts/verify/resend/", accounts.resend_verification, name="resend_verification"),
+    path("accounts/verify/<str:token>/", accounts.verify_email, name="verify_email"),
+    path("accounts/link/", accounts.link_member, name="link_member"),
+    path("accounts/link/confirm/<str:token>/", accounts.link_confirm, name="link_confirm"),
+    path("accounts/link-requests/", accounts.link_requests, name="link_requests"),
+    path("accounts/link-requests/<int:pk>/", accounts.link_request_decide, name="link_request_decide"),
+    path("accounts/member-request/", accounts.member_request, name="member_request"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/token/", accounts.api_token, name="api_token"),
+    path("clubs/", people.club_list, name="club_list"),
+    path("clubs/<int:pk>/", people.club_detail, name="club_detail"),
+    path("people/<int:pk>/", people.person_detail, name="person_detail"),
 ]

@@ -284,7 +284,8 @@ def calendar_scope(request, **kwargs):
 
 
 # Saves that change what these pages show without a recompute: the event itself (approval, edits,
-# cancellation), its sessions and divisions, a published bridge session or team / ulti round.
+# cancellation), its sessions and divisions, and (registered by the game apps with `bump_event_on`) a
+# published bridge session or team / ulti round.
 
 
 def _event_changed(sender, instance, **kwargs):
@@ -295,18 +296,24 @@ def _event_part_changed(sender, instance, **kwargs):
     bump(event_scope(instance.event_id), CALENDAR)
 
 
-def _event_child_changed(sender, instance, **kwargs):
-    event_id = getattr(instance, "event_id", None)
-    if event_id is not None:
-        bump(event_scope(event_id))
+def _own_event_id(instance):
+    return getattr(instance, "event_id", None)
 
 
-def _ulti_round_changed(sender, instance, **kwargs):
-    from ulti.models import Stage
+def bump_event_on(label: str, event_id_of=_own_event_id) -> None:
+    """Bump the pages of the event `event_id_of(row)` whenever a row of the model `label` is saved or deleted.
 
-    event_id = Stage.objects.filter(groups__id=instance.group_id).values_list("event_id", flat=True).first()
-    if event_id is not None:
-        bump(event_scope(event_id))
+    A game app calls it from its AppConfig.ready() for what it publishes (a bridge session, a team or ulti
+    round), so that results knows no game app.
+    """
+
+    def changed(sender, instance, **kwargs):
+        event_id = event_id_of(instance)
+        if event_id is not None:
+            bump(event_scope(event_id))
+
+    for signal, what in ((post_save, "save"), (post_delete, "delete")):
+        signal.connect(changed, sender=label, weak=False, dispatch_uid=f"page_cache_{label}_{what}")
 
 
 def _federation_changed(sender, instance, **kwargs):
@@ -319,9 +326,6 @@ def connect_signals():
         signal.connect(_event_changed, sender="tournaments.Event", dispatch_uid=f"page_cache_event_{what}")
         for label in ("tournaments.Session", "tournaments.Division", "tournaments.Entry"):
             signal.connect(_event_part_changed, sender=label, dispatch_uid=f"page_cache_{label}_{what}")
-        for label in ("bridge.PairSession", "teams.Round"):
-            signal.connect(_event_child_changed, sender=label, dispatch_uid=f"page_cache_{label}_{what}")
-        signal.connect(_ulti_round_changed, sender="ulti.Round", dispatch_uid=f"page_cache_ulti_round_{what}")
         signal.connect(
             _federation_changed, sender="federation.Federation", dispatch_uid=f"page_cache_fed_{what}"
         )

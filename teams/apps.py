@@ -19,3 +19,8 @@ class TeamsConfig(AppConfig):
         # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost, and
         # the services ask for it with results.tasks.request_recompute(SCOPE, event_id).
         register_recompute(SCOPE, tasks.recompute_event)
+
+        # A published round changes the event's cached public pages (results.page_cache).
+        from results.page_cache import bump_event_on
+
+        bump_event_on("teams.Round")

@@ -6,17 +6,12 @@ from django.forms import inlineformset_factory
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Club, Federation, Role
-from ulti.engine.rulesets import ruleset_keys
 
 from .models import Division, Event, Session
+from .rule_sets import known_rule_sets
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
-def known_rule_sets():
-    """Keys of the ulti engine's built-in rule sets, offered as suggestions (the field accepts any key)."""
-    return ruleset_keys()
 
 
 # The announcement form's fieldsets, in the order of VSz 4.

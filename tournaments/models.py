@@ -14,6 +14,7 @@ from federation.immutable import AppendOnly
 from federation.models import Club, Federation, Person, Region
 
 from .engine import eligibility, fees, formats
+from .session_starts import refusal
 
 
 class Event(models.Model):
@@ -331,16 +332,12 @@ class Session(models.Model):
 
     def save(self, *args, **kwargs):
         # The last net behind the form and workflow checks: a sealed session's start never moves back.
-        from .session_starts import refusal
-
         reason = refusal(self, self.starts_at)
         if reason:
             raise ValidationError({"starts_at": reason})
         super().save(*args, **kwargs)
 
     def clean(self):
-        from .session_starts import refusal
-
         reason = refusal(self, self.starts_at)
         if reason:
             raise ValidationError({"starts_at": reason})

@@ -19,3 +19,20 @@ class UltiConfig(AppConfig):
         from .models import SCOPE
 
         register_recompute(SCOPE, tasks.recompute_ulti_event)
+
+        # A published round changes the event's cached public pages (results.page_cache).
+        from results.page_cache import bump_event_on
+
+        from .models import Stage
+
+        def round_event_id(round_):
+            return Stage.objects.filter(groups__id=round_.group_id).values_list("event_id", flat=True).first()
+
+        bump_event_on("ulti.Round", round_event_id)
+
+        # The announcement form offers the engine's rule sets (tournaments knows no game app).
+        from tournaments.rule_sets import register_rule_sets
+
+        from .engine.rulesets import ruleset_keys
+
+        register_rule_sets(ruleset_keys)

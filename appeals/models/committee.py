@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Person
-from federation.notifications import address_of
+from federation.services.notifications import address_of
 
 # VSz 9: "legalább három tagból álló Óvási Bizottság ... két póttaggal".
 MIN_MEMBERS = 3

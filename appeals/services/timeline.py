@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from federation.models import Role
-from federation.notifications import absolute_url, address_of, addresses_of, notify
+from federation.services.notifications import absolute_url, address_of, addresses_of, notify
 
 from ..models import PanelSeat, TimelineEntry
 from .common import party_people

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from bridge.csv_upload import Problem, result_of
 from federation.models import Role
-from federation.notifications import absolute_url, address_of, addresses_of, notify
+from federation.services.notifications import absolute_url, address_of, addresses_of, notify
 from results.models import VersionedUpload
 
 from ..models import CorrectionRequest, PairSession, SessionPair

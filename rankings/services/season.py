@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from federation.models import Federation, Membership, Person
-from federation.notifications import absolute_url, address_of, notify
+from federation.services.notifications import absolute_url, address_of, notify
 
 from ..engine import season as season_engine
 from ..engine import team_final as team_engine

@@ -12,7 +12,7 @@ from appeals.services import decision as decisions
 from appeals.services import hearing, panel, second_instance
 from appeals.services.panel import seated_users
 from federation.models import Notification
-from federation.notifications import address_of
+from federation.services.notifications import address_of
 
 from .conftest import decide, user_of
 

@@ -3,7 +3,7 @@ from django.core import mail
 from django.db import transaction
 
 from federation.models import Notification
-from federation.notifications import notify
+from federation.services.notifications import notify
 from federation.tasks import send_notification, send_pending_notifications
 
 

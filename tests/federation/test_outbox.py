@@ -14,7 +14,7 @@ from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
 from django.urls import reverse
 
 from federation.models import Notification, Role
-from federation.notifications import notify
+from federation.services.notifications import notify
 from federation.tasks import send_notification, send_pending_notifications
 from tests.conftest import closed_port
 

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from federation.models import Notification
-from federation.notifications import address_of
+from federation.services.notifications import address_of
 from tournaments.models import Division, Entry
 from tournaments.refusals import EntryRefused
 from tournaments.services import entries as service

@@ -12,7 +12,7 @@ from django.core import mail
 from django.urls import reverse
 
 from federation.models import Notification, Person
-from federation.notifications import absolute_url, address_of
+from federation.services.notifications import absolute_url, address_of
 from tournaments.services import entries as service
 from tournaments.services import workflow
 

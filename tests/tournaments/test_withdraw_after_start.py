@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from federation.models import Notification, Role
-from federation.notifications import address_of
+from federation.services.notifications import address_of
 from results.models import RecomputeState
 from tournaments.models import Entry, Session
 from tournaments.refusals import EntryRefused

@@ -7,9 +7,9 @@ from django.conf import settings
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from federation.notifications import absolute_url, addresses_of, notify
+from federation.services.notifications import absolute_url, addresses_of, notify
 
-from ..models import Entry
+from ..models import Entry, EntryMember
 
 _url = absolute_url
 
@@ -145,8 +145,6 @@ def division_changed(entry, old, new):
 
 
 def _open_members(event):
-    from ..models import EntryMember
-
     return EntryMember.objects.filter(
         entry__event=event, entry__status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING]
     ).select_related("person__user")

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.models import Role
-from federation.notifications import absolute_url, address_of, notify
+from federation.services.notifications import absolute_url, address_of, notify
 
 from .. import session_starts
 from ..models import Event, EventChange

@@ -2,12 +2,12 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from federation.access import check
 from federation.models import Federation, Role
 
 from ..forms import DirectorForm, DivisionFormSet, EventForm, MoveForm, ReasonForm, SessionFormSet
@@ -15,7 +15,7 @@ from ..models import Event
 from ..queries import managed_q
 from ..refusals import Refused
 from ..services import workflow
-from .common import event_or_404, show_refusal
+from .common import event_or_deny, show_refusal
 
 
 def _edit(request, event):
@@ -47,15 +47,14 @@ def _edit(request, event):
 @login_required
 @require_http_methods(["GET", "POST"])
 def event_create(request):
-    if not request.user.has_perm("tournaments.add_event"):
-        raise PermissionDenied
+    check(request, "tournaments.add_event", None)
     return _edit(request, Event())
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def event_edit(request, pk):
-    event = event_or_404(request, pk, "tournaments.change_event")
+    event = event_or_deny(request, pk, "tournaments.change_event")
     if not workflow.can_edit(request.user, event):
         messages.error(request, _("Once submitted, only the federation can change the announcement."))
         return redirect("event_detail", event.pk)
@@ -102,7 +101,7 @@ REASON_STEPS = {
 @require_http_methods(["GET", "POST"])
 def event_reason_step(request, pk, step):
     perm, title, done = REASON_STEPS[step]
-    event = event_or_404(request, pk, perm)
+    event = event_or_deny(request, pk, perm)
     form_class = MoveForm if step == "move" else ReasonForm
     initial = {"start_date": event.start_date, "end_date": event.end_date} if step == "move" else None
     form = form_class(request.POST or None, initial=initial)
@@ -131,7 +130,7 @@ def event_reason_step(request, pk, step):
 @login_required
 @require_POST
 def event_assign_director(request, pk):
-    event = event_or_404(request, pk, "tournaments.assign_director")
+    event = event_or_deny(request, pk, "tournaments.assign_director")
     form = DirectorForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Give a valid e-mail address."))

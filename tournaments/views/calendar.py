@@ -21,7 +21,7 @@ from ..models import Entry, EntryMember, Event
 from ..queries import public_events
 from ..services import ledger, workflow
 from ..services.entries import can_withdraw
-from .common import event_or_404
+from .common import event_or_deny
 
 # The query parameters of the calendar filter form; with any other the page is not served from the cache.
 CALENDAR_PARAMS = ("federation", "region", "club", "event_format", "event_class", "division", "open")
@@ -79,7 +79,7 @@ def calendar(request, year=None, month=None):
 
 
 def event_detail(request, pk):
-    event = event_or_404(request, pk)
+    event = event_or_deny(request, pk)
     user = request.user
     members = Prefetch("members", queryset=EntryMember.objects.select_related("person", "home_club"))
     entries = list(

@@ -1,23 +1,19 @@
 """Small helpers the views share."""
 
 from django.contrib import messages
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from federation.access import object_or_deny
 
 from ..models import Event
 
 
-def event_or_404(request, pk, perm="tournaments.view_event"):
-    """The event, if the user may see it (a draft is a 404 to everybody but those who run it)."""
-    event = get_object_or_404(Event.objects.select_related("federation", "club", "region"), pk=pk)
-    if not request.user.has_perm(perm, event):
-        if request.user.has_perm("tournaments.view_event", event):
-            from django.core.exceptions import PermissionDenied
-
-            raise PermissionDenied
-        raise Http404
-    return event
+def event_or_deny(request, pk, perm="tournaments.view_event"):
+    """The event, if the user has `perm` on it; a draft is a 404 to everybody but those who run it
+    (federation.access's rule, with tournaments.view_event saying who may know the event exists)."""
+    events = Event.objects.select_related("federation", "club", "region")
+    return object_or_deny(request, events, perm, visible="tournaments.view_event", pk=pk)
 
 
 def show_refusal(request, refused):

@@ -2,7 +2,6 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -10,12 +9,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from federation.access import check, object_or_deny
+
 from ..forms import DivisionMoveForm, EntryForm
 from ..models import Entry, EntryMember
 from ..refusals import Refused
 from ..services import entries as service
 from ..services.player_facts import find_player
-from .common import back, event_or_404, show_refusal
+from .common import back, event_or_deny, show_refusal
 
 MEMBERS = Prefetch("members", queryset=EntryMember.objects.select_related("person", "home_club"))
 
@@ -23,7 +24,7 @@ MEMBERS = Prefetch("members", queryset=EntryMember.objects.select_related("perso
 @login_required
 @require_http_methods(["GET", "POST"])
 def entry_create(request, pk):
-    event = event_or_404(request, pk)
+    event = event_or_deny(request, pk)
     person = getattr(request.user, "person", None)
     if person is None:
         messages.error(request, _("Link your account to your member record before entering."))
@@ -119,9 +120,9 @@ def entry_decline(request, pk):
 def entry_withdraw(request, pk):
     """Withdraw after a confirmation: the page's script asks and sends confirmed=1; without it (no script)
     the first POST answers with a confirmation page whose form sends it."""
-    entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
-    if not request.user.has_perm("tournaments.withdraw_entry", entry):
-        raise PermissionDenied
+    entry = object_or_deny(
+        request, Entry.objects.select_related("event"), "tournaments.withdraw_entry", pk=pk
+    )
     if request.POST.get("confirmed") != "1":
         if not entry.is_open:
             messages.error(request, _("This entry is no longer open."))
@@ -156,7 +157,7 @@ def entry_withdraw(request, pk):
 
 @login_required
 def manage_entries(request, pk):
-    event = event_or_404(request, pk, "tournaments.manage_entries")
+    event = event_or_deny(request, pk, "tournaments.manage_entries")
     entries = (
         event.entries.select_related("division").prefetch_related(MEMBERS).order_by("status", "entered_at")
     )
@@ -178,7 +179,7 @@ def manage_entries(request, pk):
 @login_required
 @require_POST
 def entry_add(request, pk):
-    event = event_or_404(request, pk, "tournaments.manage_entries")
+    event = event_or_deny(request, pk, "tournaments.manage_entries")
     form = EntryForm(request.POST, event=event, by_organiser=True)
     if not form.is_valid():
         for field, errors in form.errors.items():
@@ -215,8 +216,7 @@ def entry_add(request, pk):
 @require_POST
 def entry_no_show(request, pk):
     entry = get_object_or_404(Entry, pk=pk)
-    if not request.user.has_perm("tournaments.manage_entries", entry.event):
-        raise PermissionDenied
+    check(request, "tournaments.manage_entries", entry.event)
     value = request.POST.get("no_show", "1") == "1"
     try:
         service.mark_no_show(entry.pk, request.user, value)
@@ -234,8 +234,7 @@ def entry_no_show(request, pk):
 @require_POST
 def entry_move_division(request, pk):
     entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
-    if not request.user.has_perm("tournaments.manage_entries", entry.event):
-        raise PermissionDenied
+    check(request, "tournaments.manage_entries", entry.event)
     form = DivisionMoveForm(request.POST, event=entry.event)
     if not form.is_valid():
         messages.error(request, _("Choose a division of this event."))

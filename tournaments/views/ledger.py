@@ -1,21 +1,21 @@
 """Fee ledgers: per event for its organiser and staff, per club for the federation's staff."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 
 from config.query import DATE_PART_RANGES
+from federation.access import object_or_deny
 from federation.models import Federation
 
 from ..services import ledger
-from .common import event_or_404
+from .common import event_or_deny
 
 
 @login_required
 def fee_ledger(request, pk):
-    event = event_or_404(request, pk, "tournaments.view_fee_ledger")
+    event = event_or_deny(request, pk, "tournaments.view_fee_ledger")
     return render(
         request, "tournaments/fee_ledger.html", {"event": event, "ledger": ledger.event_ledger(event)}
     )
@@ -23,9 +23,7 @@ def fee_ledger(request, pk):
 
 @login_required
 def club_fee_summary(request, code, year=None):
-    federation = get_object_or_404(Federation, code=code)
-    if not request.user.has_perm("tournaments.view_club_fee_summary", federation):
-        raise PermissionDenied
+    federation = object_or_deny(request, Federation, "tournaments.view_club_fee_summary", code=code)
     year = year or timezone.localdate().year
     if (
         not DATE_PART_RANGES["year"][0] <= year <= DATE_PART_RANGES["year"][1]

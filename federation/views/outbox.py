@@ -1,14 +1,13 @@
 """The outbox page: e-mails not (yet) sent, for federation staff (their federations' mail) and superusers (all)."""
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from .models import Notification, Role
-from .predicates import _roles
-from .tasks import max_attempts
+from ..access import check, deny
+from ..models import Notification, Role
+from ..predicates import _roles
+from ..tasks import max_attempts
 
 VIEW_OUTBOX = "federation.view_outbox"
 PAGE_SIZE = 50
@@ -29,13 +28,10 @@ def visible_notifications(user):
 
 @require_safe
 def outbox(request):
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not request.user.has_perm(VIEW_OUTBOX):
-        raise PermissionDenied
+    check(request, VIEW_OUTBOX, None)  # anonymous: the login page
     rows = visible_notifications(request.user)
     if rows is None:
-        raise PermissionDenied
+        deny(request)
     state = request.GET.get("state", "")
     failed = rows.filter(sent_at__isnull=True, failed_at__isnull=False)
     pending = rows.filter(sent_at__isnull=True, failed_at__isnull=True)

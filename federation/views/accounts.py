@@ -1,18 +1,20 @@
+"""The account pages: registration, e-mail verification, linking to a member record, the profile, the API
+token and the password reset mail."""
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
-from . import accounts
-from .client_ip import client_ip
-from .forms import (
+from ..access import check, deny, object_or_deny
+from ..client_ip import client_ip
+from ..forms import (
     LinkMemberForm,
     MailAddressForm,
     MemberRequestForm,
@@ -20,20 +22,10 @@ from .forms import (
     ResendVerificationForm,
     VerifyEmailForm,
 )
-from .models import Club, Federation, LinkRequest, Person
-from .notifications import address_of
-from .throttle import throttled
-
-
-def home(request):
-    from tournaments.models import Event
-
-    upcoming = (
-        Event.objects.filter(status=Event.Status.APPROVED)
-        .select_related("federation", "club")
-        .order_by("start_date")[:8]
-    )
-    return render(request, "home.html", {"federations": Federation.objects.all(), "upcoming": upcoming})
+from ..models import LinkRequest
+from ..services import accounts
+from ..services.notifications import address_of
+from ..services.throttle import throttled
 
 
 def _limits(*pairs):
@@ -171,8 +163,7 @@ def link_confirm(request, token):
 @login_required
 @require_http_methods(["GET"])
 def link_requests(request):
-    if not request.user.has_perm("federation.review_link_request"):
-        raise PermissionDenied
+    check(request, "federation.review_link_request", None)
     return render(
         request, "registration/link_requests.html", {"links": accounts.reviewable_links(request.user)}
     )
@@ -181,15 +172,17 @@ def link_requests(request):
 @login_required
 @require_http_methods(["POST"])
 def link_request_decide(request, pk):
-    link = get_object_or_404(
+    link = object_or_deny(
+        request,
         LinkRequest.objects.select_related("user", "person"),
+        "federation.review_link_request",
         pk=pk,
         status=LinkRequest.PENDING,
         method=LinkRequest.BY_APPROVAL,
     )
     # Nobody approves his own request (a club admin linking himself to a member of his club).
-    if link.user_id == request.user.pk or not request.user.has_perm("federation.review_link_request", link):
-        raise PermissionDenied
+    if link.user_id == request.user.pk:
+        deny(request, link)
     if request.POST.get("decision") == "approve":
         if accounts.confirm_link(link, by=request.user):
             messages.success(
@@ -252,34 +245,6 @@ def api_token(request):
     Token.objects.create(user=request.user)
     messages.success(request, _("A new API token was created."))
     return redirect("profile")
-
-
-def club_list(request):
-    clubs = Club.objects.filter(is_active=True).select_related("federation", "region")
-    fed = request.GET.get("federation")
-    if fed:
-        clubs = clubs.filter(federation__code=fed)
-    return render(
-        request,
-        "federation/club_list.html",
-        {"clubs": clubs, "federations": Federation.objects.all(), "selected": fed},
-    )
-
-
-def club_detail(request, pk):
-    club = get_object_or_404(Club.objects.select_related("federation", "region", "county"), pk=pk)
-    return render(request, "federation/club_detail.html", {"club": club})
-
-
-def person_detail(request, pk):
-    person = get_object_or_404(Person, pk=pk)
-    show_private = request.user.has_perm("federation.view_person_private", person)
-    memberships = person.memberships.select_related("federation", "club")
-    return render(
-        request,
-        "federation/person_detail.html",
-        {"person": person, "memberships": memberships, "show_private": show_private},
-    )
 
 
 class PasswordResetView(auth_views.PasswordResetView):

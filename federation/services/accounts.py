@@ -18,11 +18,12 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from .models import EmailVerification, LinkRequest, Person, Role
+from ..models import EmailVerification, LinkRequest, Person, Role
 from .notifications import notify
 
 User = get_user_model()
 
+# The salts keep their old module path: links already mailed must keep working.
 VERIFY_SALT = "federation.accounts.verify-email"
 LINK_SALT = "federation.accounts.confirm-link"
 

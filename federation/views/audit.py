@@ -1,16 +1,16 @@
 """A read-only page of the audit log for federation staff (their federations' rows) and superusers (all)."""
 
 from auditlog.models import LogEntry
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from .audit import VIEW_AUDIT_LOG
-from .models import Role
-from .predicates import _roles
+from ..access import check, deny
+from ..audit import VIEW_AUDIT_LOG
+from ..models import Role
+from ..predicates import _roles
 
 PAGE_SIZE = 50
 ACTION_LABELS = {
@@ -56,15 +56,10 @@ def visible_log_entries(user):
 
 @require_safe
 def audit_log(request):
-    if not request.user.is_authenticated:
-        from django.contrib.auth.views import redirect_to_login
-
-        return redirect_to_login(request.get_full_path())
-    if not request.user.has_perm(VIEW_AUDIT_LOG):
-        raise PermissionDenied
+    check(request, VIEW_AUDIT_LOG, None)  # anonymous: the login page
     entries = visible_log_entries(request.user)
     if entries is None:
-        raise PermissionDenied
+        deny(request)
     model = request.GET.get("model", "")
     if model:
         app_label, _, model_name = model.partition(".")

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from config.celery import enqueue_on_commit
 
-from .models import Notification, Person
-from .tasks import send_notification
+from ..models import Notification, Person
+from ..tasks import send_notification
 
 
 def absolute_url(name, *args, **kwargs) -> str:
