@@ -14,6 +14,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from federation.access import check, object_or_deny
 from federation.api_permissions import RulesPermission
 from federation.models import Role
 from results.models import VersionedUpload
@@ -243,8 +244,7 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
         session = self.get_object()
-        if not request.user.has_perm(VIEW, session):
-            raise PermissionDenied
+        check(request, VIEW, session)
         rows = [row for _field, rows in pages.standings_by_field(session) for row in rows]
         return Response(BridgeSessionStandingSerializer(rows, many=True).data)
 
@@ -366,17 +366,14 @@ class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
         event = self.get_object()
-        if not request.user.has_perm(VIEW, event):
-            raise PermissionDenied
+        check(request, VIEW, event)
         rows = [row for _field, rows in pages.event_standings_by_field(event) for row in rows]
         return Response(BridgeEventStandingSerializer(rows, many=True).data)
 
     def _pair_event(self, request, pk):
         """The pair event by id, from its announcement on (results need not exist yet)."""
-        event = Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
-        if event is None or not request.user.has_perm(VIEW_SETTINGS, event):
-            raise NotFound
-        return event
+        events = Event.objects.filter(format=Event.Format.PAIRS)
+        return object_or_deny(request, events, VIEW_SETTINGS, visible=VIEW_SETTINGS, pk=pk)
 
     @extend_schema(responses=BridgePairEventSettingsSerializer)
     @action(detail=True, methods=["get"], url_path="settings")
@@ -493,8 +490,9 @@ class CorrectionViewSet(
                 .filter(Q(pair__player1=person) | Q(pair__player2=person))
                 .first()
             )
-        if seat is None or not request.user.has_perm("bridge.request_correction", seat):
+        if seat is None:
             raise PermissionDenied
+        check(request, "bridge.request_correction", seat)
         row = (
             BoardResult.objects.filter(version=versions.latest_version(session), board=data["board"])
             .filter(Q(ns=seat) | Q(ew=seat))

@@ -8,3 +8,6 @@ pages (what the pages read), ranking_source (masterpoint rights for the rankings
 """
 
 SCOPE = "bridge-pairs"  # the results.RecomputeState scope of bridge pair events
+# The partial recomputes of the scope (bridge.apps registers their tasks with results.tasks):
+BOARDS = "boards"  # one session's changed boards and the standings
+HAND_RECORDS = "hand_records"  # the double-dummy analysis of one session's deals

@@ -21,10 +21,10 @@ from bridge.engine.scoring.incremental import LiveSession
 from bridge.engine.scoring.matchpoints import percentage
 from bridge.engine.scoring.session import Entry, Method, PairTotal, SessionScore, _rank, score_session
 from bridge.engine.scoring.tiebreak import Played, TieBreak, played_results, relabel, tie_break
-from config.celery import enqueue_on_commit
 from federation.models import Person
 from results.models import VersionedUpload
 from results.services import recompute
+from results.tasks import request_recompute
 
 from ..models import (
     BoardResult,
@@ -44,7 +44,7 @@ from ..models import (
     Substitution,
     Withdrawal,
 )
-from . import SCOPE, bulk, dealing, versions
+from . import HAND_RECORDS, SCOPE, bulk, dealing, versions
 from .roster import SessionPlay, player_rights, sessions_that_stand
 
 ABSENT = "absent-"
@@ -198,10 +198,8 @@ def _recompute(event_id: int, event_version: int) -> dict:
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
 
-    from .. import tasks
-
     for session_id in hand_sessions:
-        enqueue_on_commit(tasks.compute_hand_records, session_id)
+        request_recompute(SCOPE, event_id, session_id, partial=HAND_RECORDS)
     latest = max(loaded, key=lambda item: item.version.uploaded_at, default=None)
     reason = "appeal" if latest and latest.version.source == VersionedUpload.Source.APPEAL else "correction"
     return {

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bridge.csv_upload import Problem, result_of
+from bridge.engine.csv_upload import Problem, result_of
 from federation.models import Role
 from federation.notifications import absolute_url, address_of, addresses_of, notify
 from results.models import VersionedUpload

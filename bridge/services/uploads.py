@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from bridge.csv_upload import CsvError, Problem, read_csv, result_of
+from bridge.engine.csv_upload import CsvError, Problem, read_csv, result_of
 from bridge.engine.pbn.reader import PbnError, read_session
 from results.models import VersionedUpload
 

@@ -8,8 +8,8 @@ import hashlib
 
 from django.db import transaction
 
-from config.celery import enqueue_on_commit
 from results.services import lock_state, mark_uploaded, next_version_number
+from results.tasks import request_recompute
 
 from ..models import BoardResult, PairSession, ResultPenalty, ResultVersion, SessionStart
 from . import SCOPE, bulk, dealing
@@ -111,9 +111,8 @@ def write_version(
 
 
 def queue_recompute(event_id: int) -> None:
-    from .. import tasks
-
-    enqueue_on_commit(tasks.recompute_pair_results, event_id)
+    """The event's full recompute, published once after the commit (bridge.apps registers the task)."""
+    request_recompute(SCOPE, event_id)
 
 
 def mark_changed(event_id: int) -> int:

@@ -18,7 +18,7 @@ from results.models import VersionedUpload
 
 from ..models import ResultVersion, VersionDecision
 from ..services import decisions, uploads, versions
-from .common import MANAGE, login_or_raise, session_context, session_or_deny
+from .common import MANAGE, session_context, session_or_deny
 
 Source = VersionedUpload.Source
 PENDING = "bridge_pending_uploads"
@@ -115,7 +115,6 @@ def _render(request, session, pending, *, action, title, errors=(), changed=Fals
     )
 
 
-@login_or_raise
 def upload_confirm(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     payload = _kept(request, session)
@@ -172,7 +171,6 @@ def _pending_now(session, payload, user) -> decisions.DecisionsPending:
 # --- the history of the versions and the restore ---------------------------------------------------------
 
 
-@login_or_raise
 def version_history(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     rows = list(
@@ -214,7 +212,6 @@ def version_history(request, pk):
     )
 
 
-@login_or_raise
 def version_restore(request, pk, number):
     session = session_or_deny(request, pk, MANAGE)
     target = ResultVersion.objects.filter(session=session, number=number).first()

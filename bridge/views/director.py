@@ -23,7 +23,7 @@ from ..models import (
 from ..services import adjustments, corrections, decisions, pages, roster, setup, uploads, versions
 from ..services.exports import pair_labels
 from . import decisions as decision_views
-from .common import MANAGE, event_or_deny, login_or_raise, session_context, session_or_deny
+from .common import MANAGE, event_or_deny, session_context, session_or_deny
 from .forms import (
     AdjustForm,
     DecisionForm,
@@ -39,7 +39,6 @@ from .forms import (
 Source = VersionedUpload.Source
 
 
-@login_or_raise
 def event_setup(request, pk):
     event = event_or_deny(request, pk, MANAGE)
     settings = setup.pair_event(event)
@@ -83,7 +82,6 @@ def event_setup(request, pk):
     )
 
 
-@login_or_raise
 def upload(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     form = UploadForm(request.POST or None, request.FILES or None)
@@ -124,7 +122,6 @@ def upload(request, pk):
     )
 
 
-@login_or_raise
 def traveller(request, pk, board):
     session = session_or_deny(request, pk, MANAGE)
     labels = pair_labels(session)
@@ -188,7 +185,6 @@ def traveller(request, pk, board):
     )
 
 
-@login_or_raise
 @require_POST
 def publish(request, pk):
     session = session_or_deny(request, pk, MANAGE)
@@ -201,7 +197,6 @@ def publish(request, pk):
     return redirect("bridge_session", session.pk)
 
 
-@login_or_raise
 def adjust(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     form = AdjustForm(request.POST or None, session=session)
@@ -242,7 +237,6 @@ def adjust(request, pk):
     )
 
 
-@login_or_raise
 def guide_cards(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     sections = []
@@ -274,7 +268,6 @@ def guide_cards(request, pk):
     return render(request, "bridge/guide_cards.html", session_context(request, session, sections=sections))
 
 
-@login_or_raise
 def roster_page(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     sub_form = SubstitutionForm(
@@ -341,7 +334,6 @@ def roster_page(request, pk):
     )
 
 
-@login_or_raise
 def corrections_queue(request, pk):
     event = event_or_deny(request, pk, MANAGE)
     requests = (
@@ -356,7 +348,6 @@ def corrections_queue(request, pk):
     )
 
 
-@login_or_raise
 @require_POST
 def decide_correction(request, pk):
     correction = get_object_or_404(CorrectionRequest.objects.select_related("session__event"), pk=pk)
