@@ -17,8 +17,7 @@ from rest_framework.response import Response
 from federation.access import check, object_or_deny
 from federation.api_permissions import RulesPermission
 from federation.models import Role
-from results.models import VersionedUpload
-from results.upload_input import UploadInputError, check_request_size, read_upload_text
+from results.upload_input import UploadInputError, check_request_size
 from tournaments.models import Event, public_events_q
 
 from .models import (
@@ -273,19 +272,15 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         file = data.validated_data["file"]
         kind = data.validated_data.get("file_format") or (
-            "csv" if file.name.lower().endswith(".csv") else "pbn"
+            uploads.CSV if file.name.lower().endswith(".csv") else uploads.PBN
         )
         try:
-            text = read_upload_text(file)
-            parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
-            version = uploads.upload(
+            version = uploads.submit(
                 session,
-                parsed,
-                source=VersionedUpload.Source.PBN if kind == "pbn" else VersionedUpload.Source.CSV,
+                kind,
                 user=request.user,
+                file=file,
                 note=data.validated_data.get("note", ""),
-                file_name=file.name,
-                raw=text,
                 resolutions=data.validated_data.get("decisions"),
                 reasons=data.validated_data.get("reasons"),
                 expected_base=data.validated_data.get("base_version"),

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from bridge.engine import movements
 from federation.models import Membership
 from results.models import VersionedUpload
-from results.upload_input import UploadInputError, read_upload_text
+from results.upload_input import UploadInputError
 
 from ..models import (
     BoardResult,
@@ -87,24 +87,16 @@ def upload(request, pk):
     form = UploadForm(request.POST or None, request.FILES or None)
     errors = []
     if request.method == "POST" and form.is_valid():
-        kind = form.cleaned_data["format"]
         try:
-            text = read_upload_text(form.cleaned_data["file"])
-            parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
-            version = uploads.upload(
+            version = uploads.submit(
                 session,
-                parsed,
-                source=Source.PBN if kind == "pbn" else Source.CSV,
+                form.cleaned_data["format"],
                 user=request.user,
+                file=form.cleaned_data["file"],
                 note=form.cleaned_data["note"],
-                file_name=form.cleaned_data["file"].name,
-                raw=text,
             )
         except decisions.DecisionsPending as pending:
-            payload = {"kind": kind, "text": text, "note": form.cleaned_data["note"]}
-            return decision_views.stash(
-                request, session, {**payload, "file_name": form.cleaned_data["file"].name}, pending
-            )
+            return decision_views.stash(request, session, pending)
         except (uploads.UploadError, UploadInputError) as error:
             errors = error.messages
         else:
@@ -149,16 +141,11 @@ def traveller(request, pk, board):
         lines = [f.cleaned_data for f in formset if f.has_content()]
         note = note_form.cleaned_data["note"] or _("traveller of board %(board)s") % {"board": board}
         try:
-            version = uploads.upload(
-                session,
-                uploads.parse_traveller(board, lines),
-                source=Source.FORM,
-                user=request.user,
-                note=note,
+            version = uploads.submit(
+                session, uploads.FORM, user=request.user, board=board, lines=lines, note=note
             )
         except decisions.DecisionsPending as pending:
-            payload = {"kind": "form", "board": board, "lines": lines, "note": note}
-            return decision_views.stash(request, session, payload, pending)
+            return decision_views.stash(request, session, pending)
         except uploads.UploadError as error:
             errors = error.messages
         else:
