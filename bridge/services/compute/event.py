@@ -15,7 +15,8 @@ from django.db.models import OuterRef, Subquery
 from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
 from bridge.engine.scoring.session import Entry, Method, SessionScore, score_session
 from bridge.engine.scoring.tiebreak import Played, TieBreak, played_results, relabel
-from results.models import VersionedUpload
+from rankings.services import results_changed
+from results.models import RecomputeState, VersionedUpload
 from results.services import recompute
 from results.tasks import request_recompute
 
@@ -335,14 +336,10 @@ def _score(
 
 def _tell_rankings(event_id: int, reason: str) -> None:
     # The rankings app reads the final placings through bridge.services.ranking_source.
-    from rankings.services import results_changed
-
     results_changed(event_id, reason)
 
 
 def record_failure(event_id: int, message: str) -> None:
     """Keep the engine's refusal where the director sees it (the failed recompute rolled back)."""
-    from results.models import RecomputeState
-
     with transaction.atomic():
         RecomputeState.objects.filter(event_id=event_id, scope=SCOPE).update(error=message[:2000])
