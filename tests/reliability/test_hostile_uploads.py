@@ -325,7 +325,7 @@ def test_bridge_accepted_upload_shows_hostile_text_escaped(client, bridge):
     event = bridge.event
     session = setup.create_session(event, movement="uploaded")
     pbn = (
-        bridge.engine.pbn.rstrip("\n")
+        bridge.pbn.rstrip("\n")
         + "\n\n"
         + "\n".join(
             ['[Event ""]', '[TotalScoreTable "Rank\\1R;PairId\\1R;Direction\\2L;Names\\40L"]']
@@ -666,7 +666,7 @@ def test_fixed_defect_bridge_csv_superscript_board(client, bridge):
 
 def test_fixed_defect_bridge_pbn_superscript_board(client, bridge):
     before = snapshot()
-    data = bridge.engine.pbn.replace('[Board "2"]', f'[Board "{DEFECT_BOARD}"]').encode()
+    data = bridge.pbn.replace('[Board "2"]', f'[Board "{DEFECT_BOARD}"]').encode()
     _refused_cleanly(_bridge_post(client, bridge, "pbn", data), before)
 
 
