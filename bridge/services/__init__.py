@@ -3,8 +3,7 @@
 Modules: setup (sessions, sections, seating), uploads (PBN / CSV / traveller form -> a new version;
 `uploads.submit` is the one seam the pages and the API call), versions (the append-only version writer),
 compute (the recompute behind the Celery tasks: a package, event / boards / standings / hand_records),
-corrections
-(VSz 12), adjustments (director's and appeals' rulings), roster (substitutes and withdrawals, VSz 25),
+corrections (VSz 12), adjustments (director's and appeals' rulings), roster (substitutes and withdrawals, VSz 25),
 dealing (sealed computer-dealt sets, VSz 21), handrecords (double-dummy analysis), exports (PBN, USEBIO),
 pages (what the pages read), ranking_source (masterpoint rights for the rankings app).
 
