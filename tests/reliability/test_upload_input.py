@@ -161,7 +161,7 @@ def test_bridge_page_takes_a_file_of_exactly_the_limit(client, bridge):
 
 
 def test_bridge_api_answers_413_over_the_limit(client, bridge):
-    data = bridge.engine.pbn.encode()
+    data = bridge.pbn.encode()
     before = snapshot()
     with limit(len(data) - 1):
         response = post_bridge_api(client, bridge, "pbn", data)
@@ -230,7 +230,7 @@ def test_bridge_iso_8859_2_csv_keeps_its_letters(client, bridge, post):
 @pytest.mark.parametrize("post", [post_bridge_page, post_bridge_api], ids=["page", "api"])
 @pytest.mark.parametrize("fmt", ["pbn", "csv"])
 def test_bridge_undecodable_file_is_refused_naming_the_line(client, bridge, post, fmt):
-    text = bridge.engine.pbn if fmt == "pbn" else bridge.csv
+    text = bridge.pbn if fmt == "pbn" else bridge.csv
     before = snapshot()
     response = post(client, bridge, fmt, with_bad_byte(text, 4))
     body = assert_safe(response)
