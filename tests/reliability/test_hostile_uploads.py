@@ -622,7 +622,7 @@ def test_ulti_api_refuses_with_400(client, ulti):
 def test_ulti_web_form_refuses_hostile_forints(client, ulti):
     client.force_login(ulti.director)
     data = {"note": SCRIPT}
-    for number, players in ulti.engine.tables.items():
+    for number, players in ulti.tables.items():
         for p, value in zip(players, (SCRIPT, "=1+1", "100"), strict=True):
             data[f"f{ulti.round.tables.get(number=number).pk}_{p.pk}"] = value
     before = snapshot()
