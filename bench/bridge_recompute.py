@@ -302,7 +302,7 @@ def service_overhead(pairs: int):
     uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
     compute.recompute_event(event.pk, force=True)  # warm: the first run pays for imports and plans
     spent = {"engine": 0.0, "copies": 0}
-    original, original_insert = compute.score_session, bulk.insert_rows
+    original, original_insert = compute.event.score_session, bulk.insert_rows
 
     def timed(*args, **kwargs):
         start = time.perf_counter()
@@ -317,7 +317,7 @@ def service_overhead(pairs: int):
 
     lower = LowerBound(event, session)
     runs = []
-    compute.score_session = timed
+    compute.event.score_session = timed
     try:
         bulk.insert_rows = counted
         with CaptureQueriesContext(connection) as queries:
@@ -331,7 +331,7 @@ def service_overhead(pairs: int):
             compute.recompute_event(event.pk, force=True)
             runs.append((time.perf_counter() - start, spent["engine"], bound))
     finally:
-        compute.score_session = original
+        compute.event.score_session = original
         bulk.insert_rows = original_insert
         lower.close()
     return runs, counts, (event, session, user)
@@ -367,7 +367,7 @@ def incremental(event, session, user, rng: random.Random):
             )
         return row["board"]
 
-    compute._LIVE.clear()
+    compute.boards._LIVE.clear()
     first = time.perf_counter()
     compute.recompute_boards(event.pk, session.pk, [change()])  # this worker's first: reads the session
     first = time.perf_counter() - first

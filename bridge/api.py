@@ -14,10 +14,10 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from federation.access import check, object_or_deny
 from federation.api_permissions import RulesPermission
 from federation.models import Role
-from results.models import VersionedUpload
-from results.upload_input import UploadInputError, check_request_size, read_upload_text
+from results.upload_input import UploadInputError, check_request_size
 from tournaments.models import Event, public_events_q
 
 from .models import (
@@ -243,8 +243,7 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
         session = self.get_object()
-        if not request.user.has_perm(VIEW, session):
-            raise PermissionDenied
+        check(request, VIEW, session)
         rows = [row for _field, rows in pages.standings_by_field(session) for row in rows]
         return Response(BridgeSessionStandingSerializer(rows, many=True).data)
 
@@ -273,19 +272,15 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         file = data.validated_data["file"]
         kind = data.validated_data.get("file_format") or (
-            "csv" if file.name.lower().endswith(".csv") else "pbn"
+            uploads.CSV if file.name.lower().endswith(".csv") else uploads.PBN
         )
         try:
-            text = read_upload_text(file)
-            parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
-            version = uploads.upload(
+            version = uploads.submit(
                 session,
-                parsed,
-                source=VersionedUpload.Source.PBN if kind == "pbn" else VersionedUpload.Source.CSV,
+                kind,
                 user=request.user,
+                file=file,
                 note=data.validated_data.get("note", ""),
-                file_name=file.name,
-                raw=text,
                 resolutions=data.validated_data.get("decisions"),
                 reasons=data.validated_data.get("reasons"),
                 expected_base=data.validated_data.get("base_version"),
@@ -366,17 +361,14 @@ class PairEventViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
         event = self.get_object()
-        if not request.user.has_perm(VIEW, event):
-            raise PermissionDenied
+        check(request, VIEW, event)
         rows = [row for _field, rows in pages.event_standings_by_field(event) for row in rows]
         return Response(BridgeEventStandingSerializer(rows, many=True).data)
 
     def _pair_event(self, request, pk):
         """The pair event by id, from its announcement on (results need not exist yet)."""
-        event = Event.objects.filter(format=Event.Format.PAIRS, pk=pk).first()
-        if event is None or not request.user.has_perm(VIEW_SETTINGS, event):
-            raise NotFound
-        return event
+        events = Event.objects.filter(format=Event.Format.PAIRS)
+        return object_or_deny(request, events, VIEW_SETTINGS, visible=VIEW_SETTINGS, pk=pk)
 
     @extend_schema(responses=BridgePairEventSettingsSerializer)
     @action(detail=True, methods=["get"], url_path="settings")
@@ -493,8 +485,9 @@ class CorrectionViewSet(
                 .filter(Q(pair__player1=person) | Q(pair__player2=person))
                 .first()
             )
-        if seat is None or not request.user.has_perm("bridge.request_correction", seat):
+        if seat is None:
             raise PermissionDenied
+        check(request, "bridge.request_correction", seat)
         row = (
             BoardResult.objects.filter(version=versions.latest_version(session), board=data["board"])
             .filter(Q(ns=seat) | Q(ew=seat))

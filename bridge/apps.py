@@ -6,24 +6,23 @@ class BridgeConfig(AppConfig):
     name = "bridge"
 
     def ready(self):
-        # The masterpoint source of pair events, registered in every process (web, worker, commands).
-        from .services import ranking_source
-
-        ranking_source.register()
-
-        # The recompute sweeper (results.tasks) re-publishes this scope's recompute when it was lost.
+        # Imported here, once the app registry is ready (models, services and tasks need it).
         from results.tasks import register_recompute
-
-        from . import tasks
-        from .services import SCOPE
-
-        register_recompute(SCOPE, tasks.recompute_pair_results)
-
-        # A session with sealed deals keeps its announced start out of the past (issue #15).
         from tournaments.session_starts import register_sealed_check
 
-        from .services import dealing
+        from . import tasks
+        from .services import BOARDS, HAND_RECORDS, SCOPE, dealing, ranking_source
 
+        # The masterpoint source of pair events, registered in every process (web, worker, commands).
+        ranking_source.register()
+
+        # The recompute requests of the services (results.tasks.request_recompute), and the sweeper's
+        # re-publishing of this scope's recompute when it was lost.
+        register_recompute(SCOPE, tasks.recompute_pair_results)
+        register_recompute(SCOPE, tasks.recompute_pair_boards, partial=BOARDS)
+        register_recompute(SCOPE, tasks.compute_hand_records, partial=HAND_RECORDS)
+
+        # A session with sealed deals keeps its announced start out of the past (issue #15).
         register_sealed_check(dealing.announced_is_sealed)
 
         # A published session changes the event's cached public pages (results.page_cache).

@@ -11,6 +11,8 @@ import rules
 from federation.predicates import is_club_admin, is_event_director, is_federation_staff, is_superuser
 from tournaments.permissions import is_public_event, runs_entries
 
+from .models import PairSession
+
 runs_results = is_superuser | is_event_director | is_federation_staff
 # The organiser (the admin of the organising club, federation staff) announces the tie-break (VSz 26).
 directs_or_organises = runs_results | is_club_admin
@@ -19,8 +21,6 @@ directs_or_organises = runs_results | is_club_admin
 @rules.predicate
 def is_published(user, obj):
     """A published session of a public event; for an event, one whose every session with results is."""
-    from .models import PairSession
-
     if obj is None:
         return False
     if isinstance(obj, PairSession):

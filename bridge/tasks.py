@@ -1,13 +1,17 @@
-"""Celery tasks of bridge pair events: thin, idempotent, published on commit (config.celery)."""
+"""Celery tasks of bridge pair events: thin, idempotent, published on commit (config.celery).
+
+Tasks call services, never the other way round: a service asks for a recompute with
+`results.tasks.request_recompute(SCOPE, ...)`, and bridge.apps registers these tasks for it.
+"""
 
 from celery import shared_task
+
+from .services import compute, dealing, handrecords
 
 
 @shared_task
 def recompute_pair_results(event_id):
     """Rescore every session of the event and replace its standings; serialised per event, safe twice."""
-    from .services import compute
-
     try:
         return compute.recompute_event(event_id)
     except compute.ScoringError as error:
@@ -20,8 +24,6 @@ def recompute_pair_results(event_id):
 def recompute_pair_boards(event_id, session_id, boards):
     """One session's changed boards (a traveller, one table's result) and the standings; falls back to the
     whole event when the stored rows are not those of the version before. Serialised per event, safe twice."""
-    from .services import compute
-
     try:
         return compute.recompute_boards(event_id, session_id, boards)
     except compute.ScoringError as error:
@@ -30,10 +32,9 @@ def recompute_pair_boards(event_id, session_id, boards):
 
 
 @shared_task
-def compute_hand_records(session_id):
-    """Double-dummy tricks and par of the session's deals not analysed yet."""
-    from .services import handrecords
-
+def compute_hand_records(event_id, session_id):
+    """Double-dummy tricks and par of the session's deals not analysed yet (`event_id`: the partial
+    recompute's first argument, see results.tasks.request_recompute)."""
     return handrecords.compute(session_id)
 
 
@@ -41,6 +42,4 @@ def compute_hand_records(session_id):
 def record_due_starts():
     """Beat: record the start of sessions whose announced start has passed on the server's clock now
     (their sealed deals and hand records open); idempotent, a start is recorded once."""
-    from .services import dealing
-
     return dealing.record_due_starts()

@@ -8,6 +8,8 @@ from django.utils.translation import pgettext_lazy
 
 from bridge.engine import movements
 
+from .dealing import SessionStart
+
 
 class PairEvent(models.Model):
     """Scoring settings of a tournaments.Event played as a pairs event (one row per event)."""
@@ -89,8 +91,6 @@ class PairSession(models.Model):
     def has_started(self) -> bool:
         """Whether the session's start is recorded (bridge.SessionStart): once true, true for ever. The
         announced start time alone opens nothing, since it can still be moved (issue #15)."""
-        from .dealing import SessionStart
-
         return self.pk is not None and SessionStart.objects.filter(session_id=self.pk).exists()
 
     def start_time_passed(self, now=None) -> bool:

@@ -10,13 +10,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bridge.csv_upload import Problem, result_of
+from bridge.engine.csv_upload import Problem, result_of
 from federation.models import Role
 from federation.services.notifications import absolute_url, address_of, addresses_of, notify
 from results.models import VersionedUpload
 
 from ..models import CorrectionRequest, PairSession, SessionPair
 from . import versions
+from .uploads import explain
 
 AFTER_PUBLICATION = datetime.timedelta(minutes=30)
 BEFORE_NEXT_SESSION = datetime.timedelta(minutes=15)
@@ -96,8 +97,6 @@ def request_correction(
             board, str(ns.number), str(ew.number), contract, declarer, lead, result, str(score or "")
         )
     except Problem as problem:
-        from .uploads import explain
-
         raise CorrectionRefused(_("Board %(board)s: %(error)s") % {"board": board, "error": explain(problem)})
     contract, declarer, lead, tricks, new_score, artificial = values
     if artificial:

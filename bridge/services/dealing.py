@@ -19,9 +19,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bridge.engine import dealing as engine
-from config.celery import enqueue_on_commit
+from results.tasks import request_recompute
 
 from ..models import DealSet, PairSession, SessionStart
+from . import HAND_RECORDS, SCOPE
 
 
 class Sealed(Exception):
@@ -128,9 +129,7 @@ def record_start(session: PairSession, source: str, *, user=None, now=None) -> b
     except IntegrityError:  # recorded meanwhile by another request or the beat
         return False
     if source != SessionStart.Source.RESULTS and session.deal_sets.exists():
-        from .. import tasks
-
-        enqueue_on_commit(tasks.compute_hand_records, session.pk)
+        request_recompute(SCOPE, session.event_id, session.pk, partial=HAND_RECORDS)
     return True
 
 

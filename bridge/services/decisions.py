@@ -24,6 +24,7 @@ from results.models import VersionedUpload
 
 from ..models import CorrectionRequest, PairSession, ResultVersion, SessionPair, VersionDecision
 from . import versions
+from .exports import pair_labels
 
 Source = VersionedUpload.Source
 Action = VersionDecision.Action
@@ -390,8 +391,6 @@ def describe(session: PairSession, affected: list[Affected]) -> list[dict]:
             "section", "pair__player1", "pair__player2"
         )
     }
-    from .exports import pair_labels
-
     labels = pair_labels(session)
 
     def pair(pair_id):
@@ -482,8 +481,6 @@ class Diff:
 def diff(before: ResultVersion | None, after: ResultVersion) -> Diff:
     """`after` against `before` by board and table (board + NS + EW); penalties added and removed. Rows and
     penalties carry `result` (the text shown) and `ns` / `ew` / `pair` labels."""
-    from .exports import pair_labels
-
     labels = pair_labels(after.session)
     old = {_key(r): r for r in versions.rows_of(before)}
     new = {_key(r): r for r in versions.rows_of(after)}

@@ -8,6 +8,7 @@ from bridge.engine.pbn.usebio import write_usebio
 from bridge.engine.pbn.writer import write_session
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 from bridge.engine.scoring.session import Method
+from federation.models import Membership
 
 from ..models import BoardScore, PairSession, SessionPair, SessionStanding
 from . import dealing, setup
@@ -97,8 +98,6 @@ def pbn_text(session: PairSession) -> str:
 
 
 def usebio_text(session: PairSession) -> str:
-    from federation.models import Membership
-
     record = session_record(session)
     labels = pair_labels(session)
     seats = list(SessionPair.objects.filter(section__session=session).select_related("pair"))

@@ -5,6 +5,8 @@ are written, only for deals it has not analysed yet; pages only read the stored 
 """
 
 from django.db import transaction
+from endplay.dds import calc_all_tables, par
+from endplay.types import Deal, Denom, Player
 
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 
@@ -18,9 +20,6 @@ _CHUNK = 10  # deals per DDS call, well within its batch limit
 
 def analyse(deals: dict[int, str]) -> dict[int, dict]:
     """Board -> {"tricks": {seat: {strain: n}}, "par_score": NS score, "par_contracts": "4HW+1, ..."}."""
-    from endplay.dds import calc_all_tables, par
-    from endplay.types import Deal, Denom, Player
-
     boards = sorted(deals)
     out = {}
     denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}

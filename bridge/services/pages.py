@@ -4,7 +4,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
+from bridge.engine.dealing import parse_pbn_deal
 from results.services import state_of
 
 from ..models import BoardScore, EventStanding, HandRecord, PairSession, SessionPair, SessionStanding
@@ -132,17 +136,12 @@ _RED = {"H", "D"}
 
 
 def _suit(letter: str) -> str:
-    from django.utils.html import format_html
-
     symbol = SUIT_SYMBOLS[letter]
     return format_html('<span class="suit-red">{}</span>', symbol) if letter in _RED else symbol
 
 
 def contract_display(contract: str, declarer: str = ""):
     """'4HX', 'N' -> '4♥X N' with the red suit marked; 'Pass' stays; NT reads 'NT'."""
-    from django.utils.html import escape
-    from django.utils.safestring import mark_safe
-
     if not contract or contract == "Pass":
         return contract
     level, rest = contract[0], contract[1:]
@@ -153,9 +152,6 @@ def contract_display(contract: str, declarer: str = ""):
 
 
 def lead_display(lead: str):
-    from django.utils.html import escape
-    from django.utils.safestring import mark_safe
-
     if not lead:
         return ""
     return mark_safe(f"{_suit(lead[0])}{escape(lead[1:].replace('T', '10'))}")
@@ -171,8 +167,6 @@ def decorate(rows):
 
 def hand_diagram(deal: str) -> dict[str, list]:
     """Seat -> [(suit symbol html, holding)] from a PBN deal."""
-    from bridge.engine.dealing import parse_pbn_deal
-
     hands = parse_pbn_deal(deal)
     return {
         seat: [
@@ -183,8 +177,6 @@ def hand_diagram(deal: str) -> dict[str, list]:
 
 
 def vulnerability_display(vulnerability: str) -> str:
-    from django.utils.translation import gettext as _
-
     return {
         "None": _("nobody vulnerable"),
         "NS": _("N-S vulnerable"),
@@ -202,8 +194,6 @@ def dd_rows(tricks: dict) -> list[tuple[str, list[int]]]:
 
 def movement_note(section, plan) -> str:
     """How the movement moves, in the reader's language (the engine's note is English)."""
-    from django.utils.translation import gettext as _
-
     if plan is None:
         return ""
     if plan.kind == "howell":

@@ -6,19 +6,17 @@ final once every session that has results is published; until then the source ha
 
 from fractions import Fraction
 
+from rankings.sources import EventResult, FinalPlacing, PlayerShare, event_facts, register_source
+
+from ..models import EventStanding, PairSession
+
 
 def register() -> None:
-    from rankings.sources import register_source
-
     register_source("bridge", bridge_pair_result, formats=["pairs"])
 
 
 def bridge_pair_result(event):
     """rankings source: fn(event) -> EventResult | None (None for other formats or while not final)."""
-    from rankings.sources import EventResult, FinalPlacing, PlayerShare, event_facts
-
-    from ..models import EventStanding, PairSession
-
     if event.format != "pairs":
         return None
     sessions = list(PairSession.objects.filter(event=event).prefetch_related("versions"))

@@ -3,12 +3,15 @@
 import math
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bridge.engine import movements
+from rankings.services import results_changed
 from tournaments.models import Entry
 
 from ..models import Pair, PairEvent, PairSession, Section, SessionPair
+from . import versions
 
 
 class SetupError(ValueError):
@@ -22,8 +25,6 @@ def pair_event(event) -> PairEvent:
 
 def change_tie_break(event, tie_break: str) -> PairEvent:
     """Set the tie-break the organiser announced (VSz 26); standings already computed are recomputed."""
-    from . import versions
-
     with transaction.atomic():
         settings = PairEvent.objects.select_for_update().get(pk=pair_event(event).pk)
         if settings.tie_break != tie_break:
@@ -163,10 +164,6 @@ def _seat(section: Section, group: list[Pair], plan) -> None:
 
 def publish(session: PairSession, user) -> PairSession:
     """Publish the session's results (frequency sheets): the VSz 12 correction window starts now."""
-    from django.utils import timezone
-
-    from . import versions
-
     with transaction.atomic():
         session = PairSession.objects.select_for_update().get(pk=session.pk)
         if session.published_at is not None:
@@ -177,7 +174,5 @@ def publish(session: PairSession, user) -> PairSession:
         session.published_by = user
         session.save(update_fields=["published_at", "published_by"])
         # The event may now be final: the rankings ask the masterpoint source again.
-        from rankings.services import results_changed
-
         results_changed(session.event_id)
     return session

@@ -16,14 +16,17 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from bridge.csv_upload import CsvError, Problem, read_csv, result_of
+from bridge.engine.csv_upload import CsvError, Problem, read_csv, result_of
 from bridge.engine.pbn.reader import PbnError, read_session
 from results.models import VersionedUpload
+from results.upload_input import read_upload_text
 
 from ..models import Pair, PairSession, ResultVersion, Section, SessionPair
 from . import decisions, versions
 
 Source = VersionedUpload.Source
+PBN, CSV, FORM = "pbn", "csv", "form"  # what `submit` takes: a PBN file, a CSV file, the web traveller
+SOURCE_OF = {PBN: Source.PBN, CSV: Source.CSV, FORM: Source.FORM}
 _LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
 
 
@@ -62,6 +65,55 @@ def explain(problem: Problem) -> str:
     """A parser's refusal in the reader's language (nested reasons translated too)."""
     values = {k: explain(v) if isinstance(v, Problem) else v for k, v in problem.params.items()}
     return _(problem.template) % values
+
+
+# --- the one way in: pages and API ---------------------------------------------------------------------
+
+
+def submit(
+    session: PairSession,
+    kind: str,
+    *,
+    user,
+    file=None,
+    text: str | None = None,
+    file_name: str = "",
+    board: int | None = None,
+    lines: list[dict] | None = None,
+    note: str = "",
+    **answers,
+) -> ResultVersion:
+    """A session's new results from the pages or the API, the one seam both call.
+
+    `kind` PBN or CSV: an uploaded `file` (read under the size limit and decoded, results.upload_input),
+    or its `text` already read (a kept upload resumed); FORM: the web traveller's `lines` of `board`.
+    Parsed by the engine, checked and written as a new version with the decisions in force (`upload`,
+    which takes `answers`: resolutions, reasons, expected_base, dry_run); the recompute is requested for
+    after the commit. Refusals: UploadInputError (size, encoding), UploadError (the content), and
+    decisions.DecisionsPending, whose `submission` is what to keep to resume the upload with `submit`."""
+    if kind == FORM:
+        submission = {"kind": FORM, "board": board, "lines": lines, "note": note}
+        parsed = parse_traveller(board, lines)
+    else:
+        if file is not None:
+            text = read_upload_text(file)
+            file_name = file_name or file.name
+        submission = {"kind": kind, "text": text, "note": note, "file_name": file_name}
+        parsed = parse_pbn(text) if kind == PBN else parse_csv(text)
+    try:
+        return upload(
+            session,
+            parsed,
+            source=SOURCE_OF[kind],
+            user=user,
+            note=note,
+            file_name=file_name,
+            raw=text or "",
+            **answers,
+        )
+    except decisions.DecisionsPending as pending:
+        pending.submission = submission
+        raise
 
 
 # --- the three readers ----------------------------------------------------------------------------------
@@ -322,7 +374,7 @@ def upload(
     one the new rows touch needs the director's word first (`decisions.settle`): without it
     `decisions.DecisionsPending` is raised and nothing is written (always with `dry_run`: the check alone)."""
     with transaction.atomic():
-        versions.lock_event(session.event_id)
+        event_version = versions.lock_event_for_version(session.event_id)  # the event's one lock
         session = PairSession.objects.select_for_update().get(pk=session.pk)
         resolved, plan, errors = _resolve(session, parsed)
         if errors:
@@ -383,6 +435,7 @@ def upload(
             raw=raw,
             deals=deals,
             base=base,
+            event_version=event_version,
         )
         decisions.record(version, settled)
         return version

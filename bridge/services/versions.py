@@ -8,8 +8,8 @@ import hashlib
 
 from django.db import transaction
 
-from config.celery import enqueue_on_commit
 from results.services import lock_state, mark_uploaded, next_version_number
+from results.tasks import request_recompute
 
 from ..models import BoardResult, PairSession, ResultPenalty, ResultVersion, SessionStart
 from . import SCOPE, bulk, dealing
@@ -61,6 +61,13 @@ def lock_event(event_id: int) -> None:
     lock_state(event_id, SCOPE)
 
 
+def lock_event_for_version(event_id: int) -> int:
+    """Lock the event as `lock_event` does, by counting its new version at once (one UPDATE, the lock
+    taken once): for a writer that goes on to `write_version(..., event_version=)` it returns. A refusal
+    raised later in the transaction rolls the count back with the rest."""
+    return mark_uploaded(event_id, SCOPE)
+
+
 def write_version(
     session: PairSession,
     rows: list[dict],
@@ -73,11 +80,14 @@ def write_version(
     raw: str = "",
     deals: dict | None = None,
     base: ResultVersion | None = None,
+    event_version: int | None = None,
 ) -> ResultVersion:
     """Append a version holding `rows` and `penalties` (dicts of ROW_FIELDS / PENALTY_FIELDS) and queue
-    the recompute for after the commit. The caller has already locked the event with `lock_event`."""
+    the recompute for after the commit. The caller has already locked the event with `lock_event`, or
+    with `lock_event_for_version`, whose event version it passes as `event_version`."""
     assert transaction.get_connection().in_atomic_block, "write_version needs the caller's transaction"
-    event_version = mark_uploaded(session.event_id, SCOPE)
+    if event_version is None:
+        event_version = mark_uploaded(session.event_id, SCOPE)
     version = ResultVersion.objects.create(
         session=session,
         number=next_version_number(ResultVersion, session=session),
@@ -111,9 +121,8 @@ def write_version(
 
 
 def queue_recompute(event_id: int) -> None:
-    from .. import tasks
-
-    enqueue_on_commit(tasks.recompute_pair_results, event_id)
+    """The event's full recompute, published once after the commit (bridge.apps registers the task)."""
+    request_recompute(SCOPE, event_id)
 
 
 def mark_changed(event_id: int) -> int:

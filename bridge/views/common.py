@@ -1,10 +1,11 @@
-"""What the bridge pages share: loading an object with its permission checked on the server."""
+"""What the bridge pages share: loading an object with its permission checked on the server.
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
-from django.shortcuts import get_object_or_404
+Bridge's visibility rule (`visible`): an event that is not public (a draft) does not exist for anybody
+who may not manage it (404); the rest is `federation.access`'s one rule (login for an anonymous visitor,
+403 for a logged-in one).
+"""
 
+from federation.access import object_or_deny
 from tournaments.models import Event
 
 from ..models import PairSession
@@ -13,48 +14,20 @@ from ..services import pages
 VIEW, MANAGE = "bridge.view_results", "bridge.manage_results"
 
 
-class LoginNeeded(Exception):
-    pass
-
-
-def _check(request, perm, obj, public_event):
-    if request.user.has_perm(perm, obj):
-        return
-    if not public_event and not request.user.has_perm(MANAGE, obj):
-        raise Http404
-    if not request.user.is_authenticated:
-        raise LoginNeeded
-    raise PermissionDenied
+def visible(user, obj) -> bool:
+    """Anybody may know a session or event of a public event exists; a draft only who may manage it."""
+    event = obj if isinstance(obj, Event) else obj.event
+    return event.is_public or user.has_perm(MANAGE, obj)
 
 
 def session_or_deny(request, pk, perm=VIEW) -> PairSession:
-    session = get_object_or_404(
-        PairSession.objects.select_related("event__federation", "event__club", "announced"), pk=pk
-    )
-    _check(request, perm, session, session.event.is_public)
-    return session
+    sessions = PairSession.objects.select_related("event__federation", "event__club", "announced")
+    return object_or_deny(request, sessions, perm, visible=visible, pk=pk)
 
 
 def event_or_deny(request, pk, perm=VIEW) -> Event:
-    event = get_object_or_404(
-        Event.objects.select_related("federation", "club"), pk=pk, format=Event.Format.PAIRS
-    )
-    _check(request, perm, event, event.is_public)
-    return event
-
-
-def login_or_raise(view):
-    """Anonymous visitors of a page they may not see go to the login page instead of a 403."""
-
-    def wrapped(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except LoginNeeded:
-            return redirect_to_login(request.get_full_path())
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
+    events = Event.objects.select_related("federation", "club").filter(format=Event.Format.PAIRS)
+    return object_or_deny(request, events, perm, visible=visible, pk=pk)
 
 
 def session_context(request, session, **extra) -> dict:

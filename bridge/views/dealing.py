@@ -12,11 +12,10 @@ from results.upload_input import UploadInputError, read_upload_text
 
 from ..models import SessionStart
 from ..services import dealing, versions
-from .common import MANAGE, login_or_raise, session_context, session_or_deny
+from .common import MANAGE, session_context, session_or_deny
 from .forms import DealingForm, DealsFileForm
 
 
-@login_or_raise
 def dealing_page(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     form = DealingForm(request.POST or None, initial={"boards": session.boards or None})
@@ -43,7 +42,6 @@ def refuse_if_sealed(session):
 
 
 @require_http_methods(["GET", "POST"])
-@login_or_raise
 def start_session(request, pk):
     """The director's "start the session": asks for confirmation (GET), records the start once (POST)."""
     session = session_or_deny(request, pk, MANAGE)
@@ -65,7 +63,6 @@ def _statistics_context(deals):
     return {"stats": stats, "tests": [t for t in stats.tests if t.applicable]}
 
 
-@login_or_raise
 def session_statistics(request, pk):
     """The statistics of a session's deals: like the deals themselves, refused before the start."""
     session = session_or_deny(request, pk)

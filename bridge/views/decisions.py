@@ -14,22 +14,20 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from results.models import VersionedUpload
-
 from ..models import ResultVersion, VersionDecision
 from ..services import decisions, uploads, versions
-from .common import MANAGE, login_or_raise, session_context, session_or_deny
+from .common import MANAGE, session_context, session_or_deny
 
-Source = VersionedUpload.Source
 PENDING = "bridge_pending_uploads"
 
 
 # --- the upload kept while the director decides ---------------------------------------------------------
 
 
-def stash(request, session, payload: dict, pending: decisions.DecisionsPending):
-    """Keep the upload (the text or traveller lines, not parsed rows) and send the director to the list."""
-    payload = {**payload, "base": pending.base.pk if pending.base else None}
+def stash(request, session, pending: decisions.DecisionsPending):
+    """Keep the upload (the text or traveller lines `uploads.submit` gave the pending decisions, not parsed
+    rows) and send the director to the list."""
+    payload = {**pending.submission, "base": pending.base.pk if pending.base else None}
     payload["sha256"] = _digest(payload)
     kept = request.session.get(PENDING, {})
     kept[str(session.pk)] = payload
@@ -56,21 +54,15 @@ def _drop(request, session):
 
 
 def _run(session, payload: dict, user, **answers):
-    kind = payload["kind"]
-    if kind == "form":
-        parsed = uploads.parse_traveller(payload["board"], payload["lines"])
-        source = Source.FORM
-    else:
-        parsed = uploads.parse_pbn(payload["text"]) if kind == "pbn" else uploads.parse_csv(payload["text"])
-        source = Source.PBN if kind == "pbn" else Source.CSV
-    return uploads.upload(
+    return uploads.submit(
         session,
-        parsed,
-        source=source,
+        payload["kind"],
         user=user,
-        note=payload.get("note", ""),
+        text=payload.get("text"),
         file_name=payload.get("file_name", ""),
-        raw=payload.get("text", ""),
+        board=payload.get("board"),
+        lines=payload.get("lines"),
+        note=payload.get("note", ""),
         **answers,
     )
 
@@ -115,7 +107,6 @@ def _render(request, session, pending, *, action, title, errors=(), changed=Fals
     )
 
 
-@login_or_raise
 def upload_confirm(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     payload = _kept(request, session)
@@ -172,7 +163,6 @@ def _pending_now(session, payload, user) -> decisions.DecisionsPending:
 # --- the history of the versions and the restore ---------------------------------------------------------
 
 
-@login_or_raise
 def version_history(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     rows = list(
@@ -214,7 +204,6 @@ def version_history(request, pk):
     )
 
 
-@login_or_raise
 def version_restore(request, pk, number):
     session = session_or_deny(request, pk, MANAGE)
     target = ResultVersion.objects.filter(session=session, number=number).first()

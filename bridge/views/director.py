@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from bridge.engine import movements
 from federation.models import Membership
 from results.models import VersionedUpload
-from results.upload_input import UploadInputError, read_upload_text
+from results.upload_input import UploadInputError
 
 from ..models import (
     BoardResult,
@@ -23,7 +23,7 @@ from ..models import (
 from ..services import adjustments, corrections, decisions, pages, roster, setup, uploads, versions
 from ..services.exports import pair_labels
 from . import decisions as decision_views
-from .common import MANAGE, event_or_deny, login_or_raise, session_context, session_or_deny
+from .common import MANAGE, event_or_deny, session_context, session_or_deny
 from .forms import (
     AdjustForm,
     DecisionForm,
@@ -39,7 +39,6 @@ from .forms import (
 Source = VersionedUpload.Source
 
 
-@login_or_raise
 def event_setup(request, pk):
     event = event_or_deny(request, pk, MANAGE)
     settings = setup.pair_event(event)
@@ -83,30 +82,21 @@ def event_setup(request, pk):
     )
 
 
-@login_or_raise
 def upload(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     form = UploadForm(request.POST or None, request.FILES or None)
     errors = []
     if request.method == "POST" and form.is_valid():
-        kind = form.cleaned_data["format"]
         try:
-            text = read_upload_text(form.cleaned_data["file"])
-            parsed = uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
-            version = uploads.upload(
+            version = uploads.submit(
                 session,
-                parsed,
-                source=Source.PBN if kind == "pbn" else Source.CSV,
+                form.cleaned_data["format"],
                 user=request.user,
+                file=form.cleaned_data["file"],
                 note=form.cleaned_data["note"],
-                file_name=form.cleaned_data["file"].name,
-                raw=text,
             )
         except decisions.DecisionsPending as pending:
-            payload = {"kind": kind, "text": text, "note": form.cleaned_data["note"]}
-            return decision_views.stash(
-                request, session, {**payload, "file_name": form.cleaned_data["file"].name}, pending
-            )
+            return decision_views.stash(request, session, pending)
         except (uploads.UploadError, UploadInputError) as error:
             errors = error.messages
         else:
@@ -124,7 +114,6 @@ def upload(request, pk):
     )
 
 
-@login_or_raise
 def traveller(request, pk, board):
     session = session_or_deny(request, pk, MANAGE)
     labels = pair_labels(session)
@@ -152,16 +141,11 @@ def traveller(request, pk, board):
         lines = [f.cleaned_data for f in formset if f.has_content()]
         note = note_form.cleaned_data["note"] or _("traveller of board %(board)s") % {"board": board}
         try:
-            version = uploads.upload(
-                session,
-                uploads.parse_traveller(board, lines),
-                source=Source.FORM,
-                user=request.user,
-                note=note,
+            version = uploads.submit(
+                session, uploads.FORM, user=request.user, board=board, lines=lines, note=note
             )
         except decisions.DecisionsPending as pending:
-            payload = {"kind": "form", "board": board, "lines": lines, "note": note}
-            return decision_views.stash(request, session, payload, pending)
+            return decision_views.stash(request, session, pending)
         except uploads.UploadError as error:
             errors = error.messages
         else:
@@ -188,7 +172,6 @@ def traveller(request, pk, board):
     )
 
 
-@login_or_raise
 @require_POST
 def publish(request, pk):
     session = session_or_deny(request, pk, MANAGE)
@@ -201,7 +184,6 @@ def publish(request, pk):
     return redirect("bridge_session", session.pk)
 
 
-@login_or_raise
 def adjust(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     form = AdjustForm(request.POST or None, session=session)
@@ -242,7 +224,6 @@ def adjust(request, pk):
     )
 
 
-@login_or_raise
 def guide_cards(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     sections = []
@@ -274,7 +255,6 @@ def guide_cards(request, pk):
     return render(request, "bridge/guide_cards.html", session_context(request, session, sections=sections))
 
 
-@login_or_raise
 def roster_page(request, pk):
     session = session_or_deny(request, pk, MANAGE)
     sub_form = SubstitutionForm(
@@ -341,7 +321,6 @@ def roster_page(request, pk):
     )
 
 
-@login_or_raise
 def corrections_queue(request, pk):
     event = event_or_deny(request, pk, MANAGE)
     requests = (
@@ -356,7 +335,6 @@ def corrections_queue(request, pk):
     )
 
 
-@login_or_raise
 @require_POST
 def decide_correction(request, pk):
     correction = get_object_or_404(CorrectionRequest.objects.select_related("session__event"), pk=pk)

@@ -7,9 +7,11 @@ from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from federation.access import check
+
 from ..models import BoardResult, CorrectionRequest, SessionPair
 from ..services import corrections, versions
-from .common import login_or_raise, session_context, session_or_deny
+from .common import session_context, session_or_deny
 from .forms import CorrectionForm
 
 
@@ -25,13 +27,13 @@ def _my_seat(request, session) -> SessionPair:
                 pair__substitutions__substitute=person, pair__substitutions__session=session
             ).first()
         )
-    if seat is None or not request.user.has_perm("bridge.request_correction", seat):
+    if seat is None:
         raise PermissionDenied
+    check(request, "bridge.request_correction", seat)
     return seat
 
 
 @login_required
-@login_or_raise
 def correction_request(request, pk):
     session = session_or_deny(request, pk)
     seat = _my_seat(request, session)

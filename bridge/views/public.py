@@ -12,7 +12,7 @@ from tournaments.models import Event, public_events_q
 
 from ..models import BoardResult, PairSession, SessionPair
 from ..services import corrections, dealing, decisions, exports, pages, versions
-from .common import MANAGE, VIEW, login_or_raise, session_context, session_or_deny
+from .common import MANAGE, VIEW, session_context, session_or_deny
 from .dealing import refuse_if_sealed
 
 
@@ -33,13 +33,12 @@ def by_session(request, pk, **kwargs):
 
 
 @cache_public_page(by_event)
-@login_or_raise
 def event_page(request, pk):
     event = get_object_or_404(
         Event.objects.select_related("federation", "club"), pk=pk, format=Event.Format.PAIRS
     )
     can_manage = request.user.has_perm(MANAGE, event)
-    if not (event.is_public or can_manage):
+    if not (event.is_public or can_manage):  # common.visible, reusing can_manage
         raise Http404
     sessions = list(PairSession.objects.filter(event=event).select_related("announced").order_by("number"))
     visible = [s for s in sessions if can_manage or request.user.has_perm(VIEW, s)]
@@ -62,7 +61,6 @@ def event_page(request, pk):
 
 
 @cache_public_page(by_session)
-@login_or_raise
 def session_page(request, pk):
     session = session_or_deny(request, pk)
     person = getattr(request.user, "person", None) if request.user.is_authenticated else None
@@ -92,7 +90,6 @@ def session_page(request, pk):
 
 
 @cache_public_page(by_session, params=("board",))
-@login_or_raise
 def frequencies(request, pk):
     session = session_or_deny(request, pk)
     board = query_int(request.GET, "board", *column_range(BoardResult._meta.get_field("board")))
@@ -105,7 +102,6 @@ def frequencies(request, pk):
 
 
 @cache_public_page(by_session)
-@login_or_raise
 def score_card(request, pk, pair):
     session = session_or_deny(request, pk)
     seat = get_object_or_404(
@@ -123,7 +119,6 @@ def score_card(request, pk, pair):
     )
 
 
-@login_or_raise
 def hand_records(request, pk):
     session = session_or_deny(request, pk)
     refuse_if_sealed(session)
@@ -145,14 +140,12 @@ def _file(text: str, name: str, content_type: str) -> HttpResponse:
     return response
 
 
-@login_or_raise
 def export_pbn(request, pk):
     session = session_or_deny(request, pk)
     name = f"{slugify(session.event.title)}-{session.number}.pbn"
     return _file(exports.pbn_text(session), name, "application/x-bridge-pbn; charset=utf-8")
 
 
-@login_or_raise
 def export_usebio(request, pk):
     session = session_or_deny(request, pk)
     name = f"{slugify(session.event.title)}-{session.number}.xml"

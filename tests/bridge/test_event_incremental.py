@@ -38,7 +38,7 @@ def session(event, director):
         session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
     )
     recompute_event(event.pk)
-    compute._LIVE.clear()  # every test starts with a worker that has not scored the session
+    compute.boards._LIVE.clear()  # every test starts with a worker that has not scored the session
     return session
 
 

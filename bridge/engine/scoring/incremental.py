@@ -28,20 +28,11 @@ import numpy as np
 
 from bridge.engine.scoring.adjusted import Penalty
 from bridge.engine.scoring.butler import DatumMethod
+from bridge.engine.scoring.entries import Entry, Method, SessionScore
 from bridge.engine.scoring.matchpoints import Rounding, check_scale
-from bridge.engine.scoring.session import (
-    BoardResults,
-    Entry,
-    Method,
-    SessionScore,
-    _apply_board_penalties,
-    _imp_board,
-    _MatchpointScorer,
-    _pair_totals,
-    _rank,
-    _Tally,
-    score_session,
-)
+from bridge.engine.scoring.mp_boards import _apply_board_penalties, _MatchpointScorer
+from bridge.engine.scoring.session import _imp_board, _pair_totals, _rank, score_session
+from bridge.engine.scoring.tally import BoardResults, _Tally
 from bridge.engine.scoring.tiebreak import TieBreak, played_results
 from bridge.engine.scoring.tiebreak import tie_break as announced_tie_break
 

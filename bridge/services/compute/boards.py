@@ -1,0 +1,283 @@
+"""One board at a time: a session's changed boards rescored by the incremental engine
+(bridge.engine.scoring.incremental) and the standings rewritten, falling back to the whole event."""
+
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
+
+from bridge.engine.scoring.adjusted import ArtificialScore, Penalty
+from bridge.engine.scoring.incremental import LiveSession
+from bridge.engine.scoring.session import Entry, Method
+from bridge.engine.scoring.tiebreak import TieBreak, played_results, relabel
+from results.models import VersionedUpload
+from results.services import recompute
+
+from ...models import (
+    BoardResult,
+    BoardScore,
+    EventStanding,
+    PairEvent,
+    PairSession,
+    ResultPenalty,
+    ResultVersion,
+    SessionPair,
+    SessionStanding,
+    Withdrawal,
+)
+from .. import SCOPE, bulk, versions
+from .common import ARTIFICIAL, BOARD, EW, NS, SCORE, ScoringError, _Seat, _Session, _table, _Version
+from .event import _recompute, _tell_rankings
+from .standings import (
+    BOARD_SCORE_FIELDS,
+    EVENT_STANDING_FIELDS,
+    SESSION_STANDING_FIELDS,
+    _board_scores,
+    _event_standings,
+    _People,
+    _people,
+    _session_standings,
+    _Standing,
+)
+
+_LIVE: "OrderedDict[int, _Live]" = OrderedDict()  # session id -> its engine state, most recent last
+_LIVE_SESSIONS = 64  # sessions a worker keeps scored in memory
+
+
+@dataclass
+class _Live:
+    """A session's incremental engine state for one (immutable) version, and the source row of each entry."""
+
+    version_id: int
+    options: tuple
+    engine: LiveSession
+    sources: dict[int, list[tuple]]
+    event: "_EventReads | None" = None
+
+
+@dataclass
+class _EventReads:
+    """What a one-board rescore reads of the rest of the event, kept with the session's engine state while
+    nothing else happens to the event: valid while the event's stamp is the one this state wrote (any
+    other upload, substitute, withdrawal or recompute moves the stamp first)."""
+
+    computed_version: int
+    sessions: dict[int, PairSession]
+    others: list[tuple]  # the other sessions' SessionStanding rows
+    seats: dict[int, _Seat]
+    people: _People
+
+
+def recompute_boards(event_id: int, session_id: int, boards) -> dict:
+    """Rescore the boards of one session whose results the latest version changed (a traveller, one
+    table's result) and the standings; the same rows as `recompute_event`, which it falls back to whenever
+    the stored rows are not exactly those of the version before (or a withdrawal, an announced tie-break
+    over several sessions, a substitute in another session would need the whole event).
+
+    The engine state (bridge.engine.scoring.incremental) is kept per session in this process, keyed by the
+    version it reflects: versions never change, so a state found is always right for that version."""
+    with recompute(event_id, SCOPE) as state:
+        if state.computed_at is not None and state.computed_version >= state.latest_version:
+            return {"event": event_id, "version": state.computed_version, "skipped": True}
+        summary = None
+        if state.computed_at is not None and state.computed_version == state.latest_version - 1:
+            summary = _rescore_boards(
+                event_id, session_id, {int(b) for b in boards}, state.latest_version, state.computed_version
+            )
+        if summary is None:
+            summary = {**_recompute(event_id, state.latest_version), "incremental": False}
+        _tell_rankings(event_id, summary.pop("reason"))
+    return summary
+
+
+def _options(settings: PairEvent) -> tuple:
+    return (settings.method, settings.scale, settings.rounding, settings.tie_break)
+
+
+def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
+    out: dict[int, list[Entry]] = defaultdict(list)
+    for row in rows:
+        artificial = row[ARTIFICIAL]
+        award = None
+        if artificial:
+            award = awards.get(artificial)
+            if award is None:
+                award = awards[artificial] = ArtificialScore.parse(artificial)
+        out[row[BOARD]].append(Entry(str(row[NS]), str(row[EW]), row[SCORE], award))
+    return out
+
+
+def _event_reads(event_id, session_id, base_id, settings, computed_version) -> _EventReads | None:
+    """The rest of the event, read; None when the stored rows are not those of the version before, or the
+    whole event must be recomputed (a withdrawal; an announced tie-break or a substitute in another session
+    with results)."""
+    stored = SessionStanding.objects.filter(session_id=session_id).values_list("version_id", flat=True)[:1]
+    if list(stored) != [base_id] or Withdrawal.objects.filter(pair__event_id=event_id).exists():
+        return None
+    sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
+    others = list(
+        SessionStanding.objects.filter(session__event_id=event_id)
+        .exclude(session_id=session_id)
+        .values_list(*SESSION_STANDING_FIELDS)
+    )
+    people = _people(event_id)
+    if others and (
+        settings.tie_break != TieBreak.SHARED or any(sub[0] != session_id for sub in people.substitutions)
+    ):
+        return None
+    seats = {
+        pk: _Seat(*rest)
+        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+            "pk", "section_id", "pair_id", "number", "section__session_id"
+        )
+    }
+    return _EventReads(computed_version, sessions, others, seats, people)
+
+
+def _rescore_boards(
+    event_id: int, session_id: int, boards: set[int], event_version: int, computed_version: int
+) -> dict | None:
+    """None when the whole event must be recomputed instead."""
+    settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
+    latest = (
+        ResultVersion.objects.filter(session_id=session_id)
+        .order_by("-number")
+        .values_list(
+            "pk", "session_id", "number", "source", "uploaded_at", "deals", "base_id", "event_version"
+        )
+        .first()
+    )
+    if latest is None or latest[-1] != event_version or latest[-2] is None:
+        return None
+    version, base_id = _Version(*latest[:6]), latest[-2]
+    options = _options(settings)
+    live = _LIVE.pop(session_id, None)
+    if live is not None and (live.version_id != base_id or live.options != options):
+        live = None
+    reads = live.event if live is not None else None
+    if reads is None or reads.computed_version != computed_version:
+        reads = _event_reads(event_id, session_id, base_id, settings, computed_version)
+        if reads is None:
+            return None
+    sessions, others, seats = reads.sessions, reads.others, reads.seats
+    penalty_rows = list(
+        ResultPenalty.objects.filter(version_id=version.pk)
+        .order_by("pk")
+        .values_list(*versions.PENALTY_FIELDS)
+    )
+    awards: dict = {}
+    if live is None:  # this worker has not scored the session yet: the version before, once
+        rows = list(
+            BoardResult.objects.filter(version_id=base_id)
+            .order_by("board", "table", "pk")
+            .values_list(*versions.ROW_FIELDS)
+        )
+        sources: dict[int, list[tuple]] = defaultdict(list)
+        for row in rows:
+            sources[row[BOARD]].append(row)
+        entries = _entries(rows, awards)
+        base_penalties = ResultPenalty.objects.filter(version_id=base_id).order_by("pk")
+        try:
+            engine = LiveSession(
+                entries,
+                method=settings.method,
+                scale=settings.scale,
+                rounding=settings.rounding,
+                penalties=_penalties(base_penalties.values_list(*versions.PENALTY_FIELDS), entries, settings),
+                tie_break=settings.tie_break,
+            )
+        except ValueError:
+            return None  # the stored rows cannot be those of that version: the whole event, then
+        live = _Live(base_id, options, engine, dict(sources))
+    rows = list(
+        BoardResult.objects.filter(version_id=version.pk, board__in=boards)
+        .order_by("board", "table", "pk")
+        .values_list(*versions.ROW_FIELDS)
+    )
+    changed = _entries(rows, awards)
+    proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
+    try:
+        rescored = live.engine.change(
+            {b: changed.get(b, ()) for b in boards},
+            penalties=_penalties(penalty_rows, proposed, settings),
+        )
+    except ValueError as error:
+        raise ScoringError(f"{sessions[session_id]}: {error}")
+    for board in boards:
+        live.sources.pop(board, None)
+    for row in rows:
+        live.sources.setdefault(row[BOARD], []).append(row)
+    live.version_id = version.pk
+    _LIVE[session_id] = live
+    while len(_LIVE) > _LIVE_SESSIONS:
+        _LIVE.popitem(last=False)
+
+    score = live.engine.score()
+    item = _Session(sessions[session_id], version, [], [], {})
+    session_rows = _session_standings(item, score, settings, set())
+    session_totals: dict[int, list] = defaultdict(list)
+    for standing in session_rows:
+        session_totals[seats[standing.pair_id].pair_id].append((item, standing))
+    loaded = [item]
+    by_session = {session_id: item}
+    for values in others:
+        standing = _Standing(*values)
+        other = by_session.get(standing.session_id)
+        if other is None:
+            other = by_session[standing.session_id] = _Session(
+                sessions[standing.session_id], None, [], [], {}
+            )
+            loaded.append(other)
+        session_totals[seats[standing.pair_id].pair_id].append((other, standing))
+    played = defaultdict(set)
+    for board, entries in live.engine.entries.items():
+        for entry in entries:
+            played[int(entry.ns)].add(board)
+            played[int(entry.ew)].add(board)
+    item.played = played
+    event_results = []
+    if settings.tie_break != TieBreak.SHARED:
+        event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
+        event_results = relabel(played_results(score.boards.values()), event_pair_of)
+    event_rows = _event_standings(
+        event_id, event_version, settings, session_totals, loaded, seats, event_results, reads.people
+    )
+    reads.computed_version = event_version  # what the stamp says once this commits
+    live.event = reads
+
+    board_rows = _board_scores(item, score, live.sources, rescored)
+    scores = _table(BoardScore)
+    marks = ", ".join(["%s"] * len(rescored)) or "NULL"
+    bulk.execute_all(
+        [
+            (f"DELETE FROM {scores} WHERE session_id = %s AND board IN ({marks})", [session_id, *rescored]),
+            (f"UPDATE {scores} SET version_id = %s WHERE session_id = %s", [version.pk, session_id]),
+            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
+            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+        ]
+    )
+    bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
+    bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, session_rows)
+    bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
+    reason = "appeal" if version.source == VersionedUpload.Source.APPEAL else "correction"
+    return {
+        "event": event_id,
+        "version": event_version,
+        "sessions": {item.session.number: version.number},
+        "results": len(board_rows),
+        "pairs": len(event_rows),
+        "reason": reason,
+        "incremental": True,
+        "boards": sorted(rescored),
+    }
+
+
+def _penalties(rows: list[tuple], boards, settings: PairEvent) -> list[Penalty]:
+    """The version's penalties the engine takes: those of pairs with a result (on the board), as `_score`."""
+    if settings.method != Method.MATCHPOINTS:
+        return []
+    seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
+    playing = {key for _board, key in seated}
+    return [
+        Penalty(str(pair_id), percent, board, reason)
+        for pair_id, board, percent, reason in rows
+        if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
+    ]

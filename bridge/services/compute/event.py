@@ -1,0 +1,345 @@
+"""The recompute behind the Celery task: each session's latest version through `score_session`, and the
+materialised standings replaced in the one transaction that holds the event's recompute lock.
+
+Withdrawn pairs (VSz 25) are applied here, in the computation, never by deleting stored results: results
+that do not stand are left out, and every opponent the pair no longer met gets average-plus against an
+"absent" side that is scored by the engine and then dropped (it is nobody, it is never ranked).
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+
+from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
+from bridge.engine.scoring.session import Entry, Method, SessionScore, score_session
+from bridge.engine.scoring.tiebreak import Played, TieBreak, played_results, relabel
+from rankings.services import results_changed
+from results.models import RecomputeState, VersionedUpload
+from results.services import recompute
+from results.tasks import request_recompute
+
+from ...models import (
+    BoardResult,
+    BoardScore,
+    EventStanding,
+    PairEvent,
+    PairSession,
+    ResultPenalty,
+    ResultVersion,
+    Section,
+    SessionPair,
+    SessionStanding,
+    Withdrawal,
+)
+from .. import HAND_RECORDS, SCOPE, bulk, versions
+from ..roster import SessionPlay, sessions_that_stand
+from .common import (
+    ABSENT,
+    ABSENT_AWARD,
+    ARTIFICIAL,
+    BOARD,
+    EW,
+    NS,
+    SCORE,
+    ScoringError,
+    _Seat,
+    _Session,
+    _table,
+    _Version,
+)
+from .hand_records import _needs_hand_records
+from .standings import (
+    BOARD_SCORE_FIELDS,
+    EVENT_STANDING_FIELDS,
+    SESSION_STANDING_FIELDS,
+    _board_scores,
+    _event_standings,
+    _session_standings,
+)
+
+
+def recompute_event(event_id: int, *, force: bool = False) -> dict:
+    """Recompute an event's standings; safe to run twice (a current stamp is left alone unless `force`)."""
+    with recompute(event_id, SCOPE) as state:
+        if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
+            return {"event": event_id, "version": state.computed_version, "skipped": True}
+        summary = _recompute(event_id, state.latest_version)
+        _tell_rankings(event_id, summary.pop("reason"))
+    return summary
+
+
+@dataclass
+class _Event:
+    """Everything the recompute reads, in a fixed number of queries whatever the number of pairs."""
+
+    settings: PairEvent
+    sessions: list[PairSession]
+    seats: dict[int, _Seat]
+    loaded: list[_Session]
+    withdrawals: list[tuple[int, int]]  # (event pair id, number of the session it withdrew in)
+
+
+def _read(event_id: int) -> _Event:
+    settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
+    latest = ResultVersion.objects.filter(session=OuterRef("pk")).order_by("-number").values("pk")[:1]
+    sessions = list(
+        PairSession.objects.filter(event_id=event_id)
+        .select_related("announced")
+        .annotate(latest_version_id=Subquery(latest))
+        .order_by("number")
+    )
+    seats = {
+        pk: _Seat(*rest)
+        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+            "pk", "section_id", "pair_id", "number", "section__session_id"
+        )
+    }
+    version_ids = [s.latest_version_id for s in sessions if s.latest_version_id is not None]
+    found = {
+        v[0]: _Version(*v)
+        for v in ResultVersion.objects.filter(pk__in=version_ids).values_list(
+            "pk", "session_id", "number", "source", "uploaded_at", "deals"
+        )
+    }
+    rows: dict[int, list[tuple]] = defaultdict(list)
+    for version_id, *row in (
+        BoardResult.objects.filter(version_id__in=version_ids)
+        .order_by("version_id", "board", "table", "pk")
+        .values_list("version_id", *versions.ROW_FIELDS)
+    ):
+        rows[version_id].append(tuple(row))
+    penalties: dict[int, list[tuple]] = defaultdict(list)
+    for version_id, *penalty in (
+        ResultPenalty.objects.filter(version_id__in=version_ids)
+        .order_by("pk")
+        .values_list("version_id", *versions.PENALTY_FIELDS)
+    ):
+        penalties[version_id].append(tuple(penalty))
+    plans: dict[int, dict[int, object]] = defaultdict(dict)
+    for section in Section.objects.filter(session__event_id=event_id):
+        plans[section.session_id][section.pk] = section.plan()
+    loaded = []
+    for session in sessions:
+        version = found.get(session.latest_version_id)
+        if version is None:
+            continue
+        item = _Session(session, version, rows[version.pk], penalties[version.pk], plans[session.pk])
+        _schedule(item, seats)
+        loaded.append(item)
+    withdrawals = list(
+        Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number")
+    )
+    return _Event(settings, sessions, seats, loaded, withdrawals)
+
+
+def _recompute(event_id: int, event_version: int) -> dict:
+    read = _read(event_id)
+    settings, sessions, seats, loaded = read.settings, read.sessions, read.seats, read.loaded
+    deleted = _deleted_results(sessions, loaded, seats, read.withdrawals)
+
+    board_rows, standing_rows, session_totals = [], [], defaultdict(list)
+    announced = settings.tie_break != TieBreak.SHARED
+    event_results: list[Played] = []  # played results under event pair ids, for an announced tie-break
+    event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
+    for item in loaded:
+        score, sources, absent = _score(item, settings, seats, deleted, read.withdrawals)
+        board_rows.extend(_board_scores(item, score, sources))
+        if announced:
+            event_results.extend(relabel(played_results(score.boards.values()), event_pair_of))
+        for standing in _session_standings(item, score, settings, absent):
+            standing_rows.append(standing)
+            session_totals[seats[standing.pair_id].pair_id].append((item, standing))
+    hand_sessions = _needs_hand_records(loaded)
+
+    event_rows = _event_standings(
+        event_id, event_version, settings, session_totals, loaded, seats, event_results
+    )
+    session_ids = [s.pk for s in sessions]
+    marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
+    bulk.execute_all(
+        [
+            (f"DELETE FROM {_table(BoardScore)} WHERE session_id IN ({marks})", session_ids),
+            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
+            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+        ]
+    )
+    bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
+    bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
+    bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
+
+    for session_id in hand_sessions:
+        request_recompute(SCOPE, event_id, session_id, partial=HAND_RECORDS)
+    latest = max(loaded, key=lambda item: item.version.uploaded_at, default=None)
+    reason = "appeal" if latest and latest.version.source == VersionedUpload.Source.APPEAL else "correction"
+    return {
+        "event": event_id,
+        "version": event_version,
+        "sessions": {item.session.number: item.version.number for item in loaded},
+        "results": len(board_rows),
+        "pairs": len(event_rows),
+        "reason": reason,
+    }
+
+
+def _schedule(item: _Session, seats: dict[int, _Seat]) -> None:
+    """Fill the boards each pair has results on, and the boards its movement gives it."""
+    played = item.played
+    for row in item.rows:
+        board = row[BOARD]
+        for pair_id in (row[NS], row[EW]):
+            boards = played.get(pair_id)
+            if boards is None:
+                played[pair_id] = {board}
+            else:
+                boards.add(board)
+    most_played: dict[int, int] = defaultdict(int)
+    for pair_id, boards in played.items():
+        section_id = seats[pair_id].section_id
+        most_played[section_id] = max(most_played[section_id], len(boards))
+    given: dict[int, dict[int, int]] = {}  # section id -> pair number -> boards of its movement
+    for section_id, plan in item.plans.items():
+        if plan is None:
+            continue
+        counts: dict[int, int] = defaultdict(int)
+        for a in plan.assignments:
+            counts[a.ns] += len(a.boards)
+            if a.ew != a.ns:
+                counts[a.ew] += len(a.boards)
+        given[section_id] = counts
+    for pair_id, seat in seats.items():
+        if seat.section_id not in item.plans:
+            continue
+        counts = given.get(seat.section_id)
+        item.scheduled[pair_id] = (
+            most_played[seat.section_id] if counts is None else counts.get(seat.number, 0)
+        )
+
+
+def _deleted_results(sessions, loaded: list[_Session], seats, withdrawals) -> dict[int, set[int]]:
+    """Session id -> session pair ids whose results are left out because their pair withdrew (VSz 25)."""
+    if not withdrawals:
+        return {}
+    announced = sessions[0].event.sessions.count() if sessions else 0
+    multi = max(len(sessions), announced) > 1
+    deleted: dict[int, set[int]] = defaultdict(set)
+    for withdrawn_pair, withdrawn_in in withdrawals:
+        seated = []  # (item, session pair id) up to the session it left in
+        for item in loaded:
+            if item.session.number > withdrawn_in:
+                continue
+            for pair_id in item.scheduled:
+                if seats[pair_id].pair_id == withdrawn_pair:
+                    seated.append((item, pair_id))
+        plays = [
+            SessionPlay(item.session.number, item.scheduled[pid], len(item.played.get(pid, ())))
+            for item, pid in seated
+        ]
+        stand = sessions_that_stand(plays, multi)
+        for item, pair_id in seated:
+            if item.session.number not in stand:
+                deleted[item.session.pk].add(pair_id)
+    return deleted
+
+
+def _absent_opponents(item: _Session, seats, withdrawn_seats: set[int]) -> list[tuple[int, int, str, int]]:
+    """(board, table, opponent's side, opponent) for every meeting a withdrawn pair no longer played."""
+    out = []
+    played_tables = {(row[BOARD], pid) for row in item.rows for pid in (row[NS], row[EW])}
+    by_number = {(seat.section_id, seat.number): pid for pid, seat in seats.items() if pid in item.scheduled}
+    for pair_id in withdrawn_seats:
+        seat = seats[pair_id]
+        plan = item.plans.get(seat.section_id)
+        if plan is None:
+            continue
+        for a in plan.assignments:
+            if seat.number not in (a.ns, a.ew):
+                continue
+            opponent_number, side = (a.ew, "EW") if seat.number == a.ns else (a.ns, "NS")
+            opponent = by_number.get((seat.section_id, opponent_number))
+            if opponent is None:
+                continue
+            for board in a.boards:
+                if (board, pair_id) not in played_tables and (board, opponent) not in played_tables:
+                    out.append((board, a.table, side, opponent))
+    return out
+
+
+def _score(
+    item: _Session, settings: PairEvent, seats, deleted, withdrawals
+) -> tuple[SessionScore, dict, set[str]]:
+    """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
+    left_out = deleted.get(item.session.pk, set())
+    number = item.session.number
+    withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
+    withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
+    boards: dict[int, list[Entry]] = defaultdict(list)
+    sources: dict[int, list[tuple]] = defaultdict(list)
+    awards: dict[str, ArtificialScore] = {}
+    for row in item.rows:
+        ns, ew = row[NS], row[EW]
+        if left_out and (ns in left_out or ew in left_out):
+            continue
+        artificial = row[ARTIFICIAL]
+        award = None
+        if artificial:
+            award = awards.get(artificial)
+            if award is None:
+                award = awards[artificial] = ArtificialScore.parse(artificial)
+        board = row[BOARD]
+        boards[board].append(Entry(str(ns), str(ew), row[SCORE], award))
+        sources[board].append(row)
+    absent = set()
+    for board, table, side, opponent in _absent_opponents(item, seats, withdrawn_seats):
+        ghost = f"{ABSENT}{board}-{table}"
+        absent.add(ghost)
+        ns, ew = (str(opponent), ghost) if side == "NS" else (ghost, str(opponent))
+        award = ABSENT_AWARD if side == "NS" else ArtificialScore(Award.AVERAGE_MINUS, Award.AVERAGE_PLUS)
+        boards[board].append(Entry(ns, ew, None, award))
+        sources[board].append(
+            (
+                board,
+                table,
+                opponent if side == "NS" else None,
+                opponent if side == "EW" else None,
+                "",
+                "",
+                "",
+                None,
+                None,
+                str(award),
+            )
+        )
+    # A penalty of a pair whose results were left out has nothing left to be taken from.
+    seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
+    playing = {key for _board, key in seated}
+    penalties = [
+        Penalty(str(pair_id), percent, board, reason)
+        for pair_id, board, percent, reason in item.penalties
+        if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
+    ]
+    ordered = {board: boards[board] for board in sorted(boards)}
+    try:
+        score = score_session(
+            ordered,
+            method=settings.method,
+            scale=settings.scale,
+            rounding=settings.rounding,
+            penalties=penalties if settings.method == Method.MATCHPOINTS else (),
+            tie_break=settings.tie_break,
+        )
+    except ValueError as error:
+        raise ScoringError(f"{item.session}: {error}")
+    return score, {board: sources[board] for board in ordered}, absent
+
+
+def _tell_rankings(event_id: int, reason: str) -> None:
+    # The rankings app reads the final placings through bridge.services.ranking_source.
+    results_changed(event_id, reason)
+
+
+def record_failure(event_id: int, message: str) -> None:
+    """Keep the engine's refusal where the director sees it (the failed recompute rolled back)."""
+    with transaction.atomic():
+        RecomputeState.objects.filter(event_id=event_id, scope=SCOPE).update(error=message[:2000])

@@ -1,0 +1,241 @@
+"""The rows a recompute writes: BoardScore, SessionStanding and EventStanding (with the masterpoint rights of
+each pair's players), as tuples for bulk.insert_rows."""
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import NamedTuple
+
+from bridge.engine.scoring.matchpoints import percentage
+from bridge.engine.scoring.session import Method, PairTotal, SessionScore, _rank
+from bridge.engine.scoring.tiebreak import Played, played_results, tie_break
+from federation.models import Person
+
+from ...models import (
+    Pair,
+    Substitution,
+)
+from ..roster import player_rights
+from .common import _places, _Session
+
+BOARD_SCORE_FIELDS = (
+    "session", "version", "board", "table", "ns", "ew", "contract", "declarer", "lead", "tricks", "score",
+    "artificial", "mp_ns", "mp_ew", "pct_ns", "pct_ew", "imp_ns", "imp_ew", "penalty_ns", "penalty_ew",
+)  # fmt: skip
+
+
+def _board_scores(item: _Session, score: SessionScore, sources: dict, only=None) -> list[tuple]:
+    """BoardScore rows as tuples in BOARD_SCORE_FIELDS order (written with bulk.insert_rows): the session
+    and version, the source row's ROW_FIELDS, then what the engine gave it (of the boards `only`)."""
+    head = (item.session.pk, item.version.pk)
+    out = []
+    append = out.append
+    for board, scored in score.boards.items():
+        if only is not None and board not in only:
+            continue
+        for row, r in zip(sources[board], scored, strict=True):
+            append(
+                head
+                + row
+                + (r.mp_ns, r.mp_ew, r.pct_ns, r.pct_ew, r.imp_ns, r.imp_ew, r.penalty_ns, r.penalty_ew)
+            )
+    return out
+
+
+class _Standing(NamedTuple):
+    """A SessionStanding row in SESSION_STANDING_FIELDS order."""
+
+    session_id: int
+    version_id: int
+    pair_id: int
+    field: str
+    direction: str
+    total: Decimal
+    top: Decimal | None
+    percentage: Decimal | None
+    boards: int
+    penalty: Decimal
+    place: str
+    place_from: int
+    place_to: int
+    order: int
+
+
+SESSION_STANDING_FIELDS = _Standing._fields
+
+
+def _session_standings(item: _Session, score: SessionScore, settings, absent: set[str]) -> list[_Standing]:
+    pairs = {key: total for key, total in score.pairs.items() if key not in absent}
+    if absent:  # ranked again without the absent sides, with the same announced tie-break
+        announced = tie_break(settings.tie_break, played_results(score.boards.values()))
+        ranking = _rank(pairs, Method(settings.method), settings.rounding, announced)
+    else:
+        ranking = score.ranking
+    out = []
+    order: dict[str, int] = defaultdict(int)
+    for placed in ranking:
+        total = pairs[placed.pair]
+        line = placed.direction or ""
+        order[line] += 1
+        first, last = _places(placed.place)
+        out.append(
+            _Standing(
+                item.session.pk,
+                item.version.pk,
+                int(placed.pair),
+                line,
+                total.direction or "",
+                total.total,
+                total.top,
+                total.percentage,
+                total.boards,
+                total.penalty,
+                placed.place,
+                first,
+                last,
+                order[line],
+            )  # fmt: skip
+        )
+    return out
+
+
+class _People(NamedTuple):
+    """Who plays in the event's pairs: read once per recompute (and kept between one-board rescores)."""
+
+    pairs: dict[int, tuple[int, ...]]  # event pair id -> its players' ids (Pair.player_ids)
+    substitutions: list[tuple]  # (session id, pair id, original, substitute, boards)
+    names: dict[int, str]  # person id -> name
+
+
+def _people(event_id: int) -> _People:
+    pairs = {
+        pk: tuple(pid for pid in players if pid)
+        for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
+            "pk", "player1_id", "player2_id"
+        )
+    }
+    substitutions = list(
+        Substitution.objects.filter(pair__event_id=event_id).values_list(
+            "session_id", "pair_id", "original_id", "substitute_id", "boards"
+        )
+    )
+    people = {person for players in pairs.values() for person in players}
+    people.update(substitute for _s, _p, _o, substitute, _b in substitutions)
+    # Person.__str__: family name first (Hungarian order)
+    names = {
+        pk: f"{last} {first}"
+        for pk, last, first in Person.objects.filter(pk__in=people).values_list(
+            "pk", "last_name", "first_name"
+        )
+    }
+    return _People(pairs, substitutions, names)
+
+
+def _event_standings(
+    event_id,
+    event_version,
+    settings,
+    session_totals,
+    loaded,
+    seats,
+    results: Sequence[Played] = (),
+    people: _People | None = None,
+) -> list[tuple]:
+    people = people or _people(event_id)
+    pairs = {pk: people.pairs[pk] for pk in session_totals}
+    totals: dict[str, PairTotal] = {}
+    for pair_id, items in session_totals.items():
+        directions = {standing.direction or None for _item, standing in items}
+        direction = directions.pop() if len(directions) == 1 else None
+        total = sum((s.total for _i, s in items), Decimal(0))
+        tops = [s.top for _i, s in items]
+        top = None if any(t is None for t in tops) else sum(tops, Decimal(0))
+        pct = percentage(total, top) if top is not None else None
+        totals[str(pair_id)] = PairTotal(
+            str(pair_id),
+            direction,
+            total,
+            top,
+            pct,
+            sum(s.boards for _i, s in items),
+            sum(s.penalty for _i, s in items),
+        )
+    # An announced tie-break looks at every session's boards (head-to-head: every meeting of the event).
+    ranking = _rank(
+        totals, Method(settings.method), settings.rounding, tie_break(settings.tie_break, results)
+    )
+    rights = _rights(pairs, people, session_totals, loaded, seats)
+    out, order = [], defaultdict(int)
+    for placed in ranking:
+        total = totals[placed.pair]
+        pair_id = int(placed.pair)
+        line = placed.direction or ""
+        order[line] += 1
+        first, last = _places(placed.place)
+        out.append(
+            (
+                event_id,
+                pair_id,
+                event_version,
+                line,
+                total.total,
+                total.top,
+                total.percentage,
+                total.boards,
+                json.dumps(
+                    [
+                        {
+                            "session": item.session.number,
+                            "pair": seats[s.pair_id].number,
+                            "total": str(s.total),
+                            "percentage": None if s.percentage is None else str(s.percentage),
+                            "place": s.place,
+                        }
+                        for item, s in sorted(session_totals[pair_id], key=lambda x: x[0].session.number)
+                    ]
+                ),
+                json.dumps(rights.get(pair_id, [])),
+                placed.place,
+                first,
+                last,
+                order[line],
+            )
+        )
+    return out
+
+
+EVENT_STANDING_FIELDS = (
+    "event", "pair", "event_version", "field", "total", "top", "percentage", "boards", "sessions", "rights",
+    "place", "place_from", "place_to", "order",
+)  # fmt: skip
+
+
+def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seats) -> dict[int, list[dict]]:
+    """Per pair: each player, the boards he played and his right to masterpoints and prizes (VSz 25)."""
+    by_session = {item.session.pk: item for item in loaded}
+    subs = defaultdict(list)
+    for session_id, pair_id, original, substitute, boards in people.substitutions:
+        item = by_session.get(session_id)
+        if item is None or pair_id not in pairs:
+            continue
+        played = set()
+        for pid, seat in seats.items():
+            if seat.pair_id == pair_id and seat.session_id == session_id:
+                played |= item.played.get(pid, set())
+        subs[pair_id].append((original, substitute, len(played & set(boards))))
+    names = people.names
+    out = {}
+    for pair_id, players in pairs.items():
+        boards = sum(s.boards for _i, s in session_totals[pair_id])
+        out[pair_id] = [
+            {
+                "person_id": right.person_id,
+                "name": names.get(right.person_id, ""),
+                "boards": right.boards,
+                "has_rights": right.has_rights,
+                "substitute_for": right.substitute_for,
+            }
+            for right in player_rights(boards, players, subs.get(pair_id, ()))
+        ]
+    return out
