@@ -47,7 +47,7 @@ def _room(board: int, text: str):
     parts = text.split()
     if len(parts) == 3:
         return room_score(board, contract=parts[0], declarer=parts[1], result=parts[2])
-    if len(parts) == 1 and parts[0].upper() in ("PASS", "AP"):
+    if len(parts) == 1 and parts[0].upper() in ("PASS", "AP", "PASSZ"):
         return room_score(board, contract="PASS")
     return room_score(board, score=text)
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from bridge.engine.scoring.adjusted import ArtificialScore
 from bridge.engine.scoring.contract import (
-    SEATS,
     board_vulnerability,
     contract_score,
     is_possible_score,
     parse_contract,
+    parse_seat,
     parse_tricks,
     vulnerable_sides,
 )
@@ -146,7 +146,9 @@ def result_of(board: int, ns: str, ew: str, contract: str, declarer: str, lead: 
         if given not in (None, 0):
             raise Problem(gettext_noop("a passed-out board scores 0, not %(score)s"), score=given)
         return "Pass", "", "", None, 0, ""
-    if declarer not in SEATS:
+    try:
+        declarer = parse_seat(declarer)
+    except ValueError:
         raise Problem(gettext_noop("declarer %(declarer)s is not N, E, S or W"), declarer=declarer or "-")
     if not result:
         raise Problem(gettext_noop("contract %(contract)s needs a result"), contract=str(parsed))

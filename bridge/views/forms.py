@@ -50,8 +50,8 @@ class UploadForm(forms.Form):
 class TravellerLineForm(forms.Form):
     ns = forms.CharField(max_length=6, required=False, label=_("N-S"))
     ew = forms.CharField(max_length=6, required=False, label=_("E-W"))
-    contract = forms.CharField(max_length=6, required=False, label=_("contract"))
-    declarer = forms.CharField(max_length=1, required=False, label=_("declarer"))
+    contract = forms.CharField(max_length=10, required=False, label=_("contract"))
+    declarer = forms.CharField(max_length=6, required=False, label=_("declarer"))
     lead = forms.CharField(max_length=4, required=False, label=_("lead"))
     result = forms.CharField(max_length=3, required=False, label=_("result"))
     score = forms.CharField(max_length=6, required=False, label=_("N-S score"))
@@ -133,8 +133,8 @@ class WithdrawalForm(forms.Form):
 
 class CorrectionForm(forms.Form):
     board = forms.IntegerField(min_value=1, label=_("board"))
-    contract = forms.CharField(max_length=6, required=False, label=_("contract"))
-    declarer = forms.CharField(max_length=1, required=False, label=_("declarer"))
+    contract = forms.CharField(max_length=10, required=False, label=_("contract"))
+    declarer = forms.CharField(max_length=6, required=False, label=_("declarer"))
     lead = forms.CharField(max_length=4, required=False, label=_("lead"))
     result = forms.CharField(max_length=3, required=False, label=_("result"))
     score = forms.CharField(max_length=6, required=False, label=_("N-S score"))

@@ -5,6 +5,7 @@ from bridge.engine.scoring.contract import (
     contract_score,
     is_possible_score,
     parse_contract,
+    parse_seat,
     parse_tricks,
     vulnerable_sides,
 )
@@ -29,8 +30,9 @@ def room_score(board: int, *, score=None, contract=None, declarer=None, result=N
         if parsed.passed_out:
             played, shown = 0, "Pass"
         else:
-            seat = (declarer or "").strip().upper()
-            if seat not in ("N", "E", "S", "W"):
+            try:
+                seat = parse_seat(declarer)
+            except ValueError:
                 raise _refuse(
                     gettext_noop("declarer must be N, E, S or W, not %(seat)r"), seat=declarer or ""
                 )

@@ -68,19 +68,44 @@ def _check_board(board: int) -> None:
         raise ValueError(f"board numbers start at 1, not {board}")
 
 
-_CONTRACT_RE = re.compile(r"^([1-7])\s*(C|D|H|S|NT|N)\s*(X{0,2})$")
+# Strain as typed: English letters (C D H S NT, N), suit symbols, and the Hungarian letters clubs write
+# (T treff, K káró, KŐ/KO kőr, P pikk, SZA/SZ/SZAN szan adu); none of them collides with another.
+_STRAIN_WORDS = {
+    "C": "C", "D": "D", "H": "H", "S": "S", "NT": "NT", "N": "NT",
+    "♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S",
+    "T": "C", "K": "D", "KŐ": "H", "KO": "H", "P": "S", "SZA": "NT", "SZ": "NT", "SZAN": "NT",
+}  # fmt: skip
+_STRAIN_ALTERNATIVES = "|".join(sorted(map(re.escape, _STRAIN_WORDS), key=len, reverse=True))
+_CONTRACT_RE = re.compile(rf"^([1-7])\s*({_STRAIN_ALTERNATIVES})\s*(X{{0,2}})$")
+_PASSES = ("PASS", "AP", "P", "PASSED", "ALL PASS", "PASSZ", "PASSZOLT")
+# Seats as typed: N E S W, the Hungarian É K D Ny, and the words in either language.
+_SEAT_WORDS = {
+    "N": "N", "E": "E", "S": "S", "W": "W",
+    "É": "N", "K": "E", "D": "S", "NY": "W",
+    "NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W",
+    "ÉSZAK": "N", "KELET": "E", "DÉL": "S", "NYUGAT": "W",
+}  # fmt: skip
 
 
 def parse_contract(text: str) -> Contract:
-    """Parse '3NTX', '4S', '7NTXX', '2HX', 'PASS', 'AP' (all pass); the strain 'N' is read as NT."""
+    """Parse '3NTX', '4S', '7NTXX', '2HX', 'PASS', 'AP' (all pass), and the Hungarian forms '4♠', '4P'
+    (pikk), '3SZA' (szan adu), '2KŐ' (kőr), 'passz'; the strain 'N' is read as NT."""
     cleaned = text.strip().upper().replace("*", "X")
-    if cleaned in ("PASS", "AP", "P", "PASSED", "ALL PASS"):
+    if cleaned in _PASSES:
         return Contract(0)
     match = _CONTRACT_RE.match(cleaned)
     if not match:
         raise ValueError(f"not a contract: {text!r}")
     level, strain, doubles = match.groups()
-    return Contract(int(level), "NT" if strain == "N" else strain, len(doubles))
+    return Contract(int(level), _STRAIN_WORDS[strain], len(doubles))
+
+
+def parse_seat(text: str | None) -> str:
+    """'N', 'e', 'É', 'Ny', 'Kelet' -> 'N', 'E', 'N', 'W', 'E'; ValueError for anything else."""
+    seat = _SEAT_WORDS.get((text or "").strip().upper())
+    if seat is None:
+        raise ValueError(f"not a seat: {text!r}")
+    return seat
 
 
 def parse_tricks(text: str, level: int) -> int:
@@ -146,9 +171,10 @@ def contract_score(
         contract = parse_contract(contract)
     if contract.passed_out:
         return 0
-    seat = (declarer or "").strip().upper()[:1]
-    if seat not in SEATS:
-        raise ValueError(f"declarer must be one of N, E, S, W, not {declarer!r}")
+    try:
+        seat = parse_seat(declarer)
+    except ValueError:
+        raise ValueError(f"declarer must be one of N, E, S, W, not {declarer!r}") from None
     declaring_ns = seat in NS_SEATS
     vulnerable = vul_ns if declaring_ns else vul_ew
     score = declarer_score(contract.level, contract.strain, contract.doubled, vulnerable, tricks)
