@@ -4,15 +4,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.utils.html import escape, format_html
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from bridge.engine.dealing import parse_pbn_deal
 from results.services import state_of
 
 from ..models import BoardScore, EventStanding, HandRecord, PairSession, SessionPair, SessionStanding
-from . import SCOPE, exports
+from . import SCOPE, exports, notation
 
 
 def processing(event_id: int) -> bool:
@@ -131,30 +129,13 @@ def hand_records(session: PairSession) -> list[HandRecord]:
 
 # --- display helpers (the app keeps no template tags: values are prepared here) -------------------------
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_RED = {"H", "D"}
-
-
-def _suit(letter: str) -> str:
-    symbol = SUIT_SYMBOLS[letter]
-    return format_html('<span class="suit-red">{}</span>', symbol) if letter in _RED else symbol
-
-
 def contract_display(contract: str, declarer: str = ""):
-    """'4HX', 'N' -> '4♥X N' with the red suit marked; 'Pass' stays; NT reads 'NT'."""
-    if not contract or contract == "Pass":
-        return contract
-    level, rest = contract[0], contract[1:]
-    strain = "NT" if rest.startswith("NT") else rest[:1]
-    doubled = rest[len(strain) :]
-    shown = "NT" if strain == "NT" else _suit(strain)
-    return mark_safe(f"{escape(level)}{shown}{escape(doubled)}{' ' + escape(declarer) if declarer else ''}")
+    """'4HX', 'N' -> '4♥X É' (the page's notation, bridge.services.notation)."""
+    return notation.contract(contract, declarer)
 
 
 def lead_display(lead: str):
-    if not lead:
-        return ""
-    return mark_safe(f"{_suit(lead[0])}{escape(lead[1:].replace('T', '10'))}")
+    return notation.lead(lead)
 
 
 def decorate(rows):
@@ -170,7 +151,7 @@ def hand_diagram(deal: str) -> dict[str, list]:
     hands = parse_pbn_deal(deal)
     return {
         seat: [
-            (_suit(s), holding.replace("T", "10") or "—") for s, holding in zip("SHDC", suits, strict=True)
+            (notation.suit(s), holding.replace("T", "10") or "—") for s, holding in zip("SHDC", suits, strict=True)
         ]
         for seat, suits in hands.items()
     }

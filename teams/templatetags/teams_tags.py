@@ -1,11 +1,12 @@
-"""Labels for the pairing engine's flags, and signed numbers for score cards."""
+"""Labels for the pairing engine's flags, signed numbers for score cards, contracts in the page's notation."""
 
 from decimal import Decimal
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+
+from bridge.services import notation
 
 register = template.Library()
 
@@ -56,13 +57,7 @@ def trim_zero(value):
     return _number(value.to_integral() if value == value.to_integral() else value.normalize())
 
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
 @register.filter
 def contract(text):
-    """Suit letters as symbols, hearts and diamonds in red: 4H N = -> 4♥ N = (the rest escaped as is)."""
-    if not text or len(text) < 2 or not text[0].isdigit() or text[1] not in SUIT_SYMBOLS:
-        return text
-    colour = "text-danger" if text[1] in "HD" else ""
-    return format_html('{}<span class="{}">{}</span>{}', text[0], colour, SUIT_SYMBOLS[text[1]], text[2:])
+    """A room's contract line in the page's notation: 4H N = -> 4♥ É = (bridge.services.notation)."""
+    return notation.contract(str(text or ""))

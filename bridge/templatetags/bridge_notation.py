@@ -1,0 +1,38 @@
+"""`{% load bridge_notation %}`: `{{ row.contract|contract:row.declarer }}`, `{{ hand.par_contracts|par }}`,
+`{{ "N"|seat }}`, `{{ "NS"|side }}`, `{{ "NT"|strain }}`, `{{ row.lead|lead }}` in the page's language."""
+
+from django import template
+
+from bridge.services import notation
+
+register = template.Library()
+
+
+@register.filter
+def contract(text, declarer=""):
+    return notation.contract(str(text or ""), str(declarer or ""))
+
+
+@register.filter
+def par(text):
+    return notation.par(str(text or ""))
+
+
+@register.filter
+def seat(code):
+    return notation.seat(str(code or ""))
+
+
+@register.filter
+def side(code):
+    return notation.side(str(code or ""))
+
+
+@register.filter
+def strain(letter):
+    return notation.strain(str(letter or ""))
+
+
+@register.filter
+def lead(card):
+    return notation.lead(str(card or ""))
