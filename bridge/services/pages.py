@@ -129,6 +129,7 @@ def hand_records(session: PairSession) -> list[HandRecord]:
 
 # --- display helpers (the app keeps no template tags: values are prepared here) -------------------------
 
+
 def contract_display(contract: str, declarer: str = ""):
     """'4HX', 'N' -> '4♥X É' (the page's notation, bridge.services.notation)."""
     return notation.contract(contract, declarer)
@@ -151,7 +152,8 @@ def hand_diagram(deal: str) -> dict[str, list]:
     hands = parse_pbn_deal(deal)
     return {
         seat: [
-            (notation.suit(s), holding.replace("T", "10") or "—") for s, holding in zip("SHDC", suits, strict=True)
+            (notation.suit(s), holding.replace("T", "10") or "—")
+            for s, holding in zip("SHDC", suits, strict=True)
         ]
         for seat, suits in hands.items()
     }
