@@ -84,9 +84,7 @@ class CheckReport:
     @property
     def passed(self) -> bool:
         return (
-            self.lines > 0
-            and self.agree == self.lines
-            and all(check.agree for check in self.pairs.values())
+            self.lines > 0 and self.agree == self.lines and all(check.agree for check in self.pairs.values())
         )
 
     @property
@@ -162,7 +160,9 @@ def _difference(board, theirs, ours, column, attribute, raw, index, score, scale
         return None
     ns_side = attribute.endswith("_ns")
     rule = _board_rule(their_value, our_value, attribute, ns_side, raw, index, score, theirs)
-    return Difference(str(board.number), theirs.ns, theirs.ew, column, their_value, our_value, rule, theirs.line)
+    return Difference(
+        str(board.number), theirs.ns, theirs.ew, column, their_value, our_value, rule, theirs.line
+    )
 
 
 def _board_rule(theirs, ours, attribute, ns_side, raw, index, score, record: ResultRecord) -> str:
@@ -225,7 +225,8 @@ def _pair_checks(session, score, pair_ids, exact, differences) -> dict[str, Pair
         if total_differs or pct_differs:
             check.agree = False
             if (total.pair, ours.direction or "NS") in differing_pairs or (
-                total.pair, ours.direction or "EW"
+                total.pair,
+                ours.direction or "EW",
             ) in differing_pairs:
                 check.rule = "follows"
             elif total_differs and theirs == round_half_up(exact[key], HUNDREDTH):
