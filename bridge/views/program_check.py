@@ -1,6 +1,7 @@
 """The federation staff's page of the VSz 26 program test: upload a file another program scored, see where
 the portal's engine agrees and where it does not (and by which rule). Staff of that federation only."""
 
+from django.contrib import messages
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
@@ -8,6 +9,7 @@ from federation.access import object_or_deny
 from federation.models import Federation
 from results.upload_input import UploadInputError
 
+from ..models import AcceptedProgram
 from ..services import program_check as checks
 from ..services import uploads
 from .forms import ProgramCheckForm
@@ -39,11 +41,27 @@ def program_check(request, pk):
     form = ProgramCheckForm(request.POST or None, request.FILES or None)
     report, errors = None, []
     if request.method == "POST" and form.is_valid():
+        file = form.cleaned_data["file"]
         try:
-            report = checks.check_file(form.cleaned_data["file"])
+            report = checks.check_file(file)
+            if form.cleaned_data["accept"]:
+                checks.accept(
+                    federation, form.cleaned_data["program"], report, user=request.user, file_name=file.name
+                )
+                messages.success(
+                    request,
+                    _("%(program)s is recorded as accepted.") % {"program": form.cleaned_data["program"]},
+                )
         except (uploads.UploadError, UploadInputError) as error:
             errors = error.messages
-    context = {"federation": federation, "form": form, "errors": errors, "report": report}
+    accepted = AcceptedProgram.objects.filter(federation=federation).select_related("accepted_by")[:50]
+    context = {
+        "federation": federation,
+        "form": form,
+        "errors": errors,
+        "report": report,
+        "accepted": accepted,
+    }
     if report is not None:
         context["differences"] = [(d, RULE_TEXT[d.rule]) for d in report.differences]
         context["pairs"] = [(label, c, RULE_TEXT.get(c.rule, "")) for label, c in report.pairs.items()]

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from bridge.engine.pbn.writer import write_session
 from bridge.engine.program_check import RULES
+from bridge.models import AcceptedProgram
 from bridge.views.program_check import RULE_TEXT
 from demo import bridge_sample as sample
 from federation.models import Federation, Role
@@ -99,3 +100,42 @@ def test_an_anonymous_visitor_is_sent_to_log_in(mbsz):
 def test_staff_get_the_form(mbsz, staff):
     response = client_of(staff).get(reverse("bridge_program_check", args=[mbsz.pk]))
     assert response.status_code == 200 and 'name="file"' in response.content.decode()
+
+
+def accept(client, federation, text, program="OtherScore 4.2"):
+    return client.post(
+        reverse("bridge_program_check", args=[federation.pk]),
+        {"program": program, "accept": "on", "file": SimpleUploadedFile("other.pbn", text.encode())},
+    )
+
+
+def test_staff_record_a_passing_program_as_accepted_with_its_report(mbsz, staff):
+    response = accept(client_of(staff), mbsz, write_session(_record()))
+    assert response.status_code == 200
+    [row] = AcceptedProgram.objects.all()
+    assert (row.federation, row.program, row.accepted_by, row.file_name) == (
+        mbsz,
+        "OtherScore 4.2",
+        staff,
+        "other.pbn",
+    )
+    assert row.report["verdict"] == "pass" and row.report["lines"] == 38
+    assert "OtherScore 4.2 · " in response.content.decode()  # the list of accepted programs
+
+
+def test_a_failing_program_or_one_without_a_name_is_not_recorded(mbsz, staff):
+    record = _record()
+    record.boards[0].results[0].mp_ns += 1
+    client = client_of(staff)
+    failing = accept(client, mbsz, write_session(record))
+    assert failing.status_code == 400 and "cannot be recorded as accepted" in failing.content.decode()
+    nameless = accept(client, mbsz, write_session(_record()), program=" ")
+    assert nameless.status_code == 400 and "name the program" in nameless.content.decode()
+    assert not AcceptedProgram.objects.exists()
+
+
+def test_staff_of_another_federation_cannot_record_an_acceptance(mbsz, make_user):
+    other = Federation.objects.create(code="x", name="Másik", short_name="X", game=Federation.BRIDGE)
+    outsider = make_user("o@example.hu", kind=Role.FEDERATION_STAFF, federation=other)
+    assert accept(client_of(outsider), mbsz, write_session(_record())).status_code == 403
+    assert not AcceptedProgram.objects.exists()
