@@ -148,6 +148,11 @@ class BridgeUploadSerializer(serializers.Serializer):
         required=False,
         help_text="Decision id -> why (a JSON object); required for each decision set aside.",
     )
+    accept_warnings = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The answer to a 409 with warnings: the director has read them and the file is saved as read.",
+    )
     base_version = serializers.IntegerField(
         required=False,
         help_text="The base_version of the 409 answered: if the results changed since, a new 409 lists the "
@@ -210,6 +215,11 @@ class BridgeDecisionsPendingSerializer(serializers.Serializer):
     detail = serializers.CharField()
     base_version = serializers.IntegerField(allow_null=True)
     changed = serializers.BooleanField(help_text="The results changed since the base_version sent.")
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What a lenient read of the file took on trust (each names its line); send "
+        "accept_warnings=true to save it.",
+    )
     decisions = BridgeAffectedDecisionSerializer(many=True)
 
 
@@ -284,14 +294,22 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
                 resolutions=data.validated_data.get("decisions"),
                 reasons=data.validated_data.get("reasons"),
                 expected_base=data.validated_data.get("base_version"),
+                accept_warnings=data.validated_data["accept_warnings"],
             )
         except decisions.DecisionsPending as pending:
-            body = {
-                "detail": _(
+            if pending.changed:
+                detail = _("The results changed meanwhile: check the decisions again.")
+            elif pending.warnings and not data.validated_data["accept_warnings"]:
+                detail = _(
+                    "The file was read with warnings: read them and send it again with accept_warnings."
+                )
+            else:
+                detail = _(
                     "The upload touches decisions in force: say for each keep, reconfirm or set_aside."
                 )
-                if not pending.changed
-                else _("The results changed meanwhile: check the decisions again."),
+            body = {
+                "detail": detail,
+                "warnings": list(pending.warnings),
                 "base_version": pending.base.pk if pending.base else None,
                 "changed": pending.changed,
                 "decisions": decisions.describe(session, pending.affected),

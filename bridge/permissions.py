@@ -54,3 +54,5 @@ rules.add_perm("bridge.request_correction", plays_in_pair)
 # by its director or organiser.
 rules.add_perm("bridge.view_settings", is_public_event | runs_entries | runs_results)
 rules.add_perm("bridge.change_tie_break", directs_or_organises)
+# The VSz 26 program test (a federation): its staff only.
+rules.add_perm("bridge.check_program", is_federation_staff)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import dealing, decisions, director, players, public
+from .views import dealing, decisions, director, players, program_check, public
 
 urlpatterns = [
     path("", public.results_index, name="results"),
@@ -31,5 +31,6 @@ urlpatterns = [
     path("sessions/<int:pk>/deal-statistics/", dealing.session_statistics, name="bridge_session_statistics"),
     path("sessions/<int:pk>/correction/", players.correction_request, name="bridge_correction_request"),
     path("corrections/<int:pk>/decide/", director.decide_correction, name="bridge_correction_decide"),
+    path("federations/<int:pk>/program-check/", program_check.program_check, name="bridge_program_check"),
     path("deal-statistics/", dealing.any_statistics, name="bridge_deal_statistics"),
 ]

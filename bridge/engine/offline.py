@@ -46,13 +46,13 @@ def score_pbn_text(text: str, method: str | None = None, scale: int = 2) -> dict
             raise PbnError(session.scoring_line, str(error))
     else:
         chosen = Method(method)
-    boards, pair_ids = _entries(session)
+    boards, pair_ids = session_entries(session)
     if not boards:
         raise PbnError(max(text.count("\n"), 1), "no board has a ScoreTable with results to score")
     return _as_json(score_session(boards, method=chosen, scale=scale), pair_ids)
 
 
-def _entries(session: SessionRecord) -> tuple[dict[int, list[Entry]], dict[str, str]]:
+def session_entries(session: SessionRecord) -> tuple[dict[int, list[Entry]], dict[str, str]]:
     """Engine entries per board, and each engine pair key's id as the file wrote it.
 
     A Mitchell may number both directions from 1, so if any board has the same number sitting NS and EW,

@@ -2,6 +2,7 @@
 correction requests, substitutes and withdrawals, sealed computer-dealt sets."""
 
 from .dealing import DealSet, SessionStart
+from .programs import AcceptedProgram
 from .requests import CorrectionRequest
 from .roster import Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
@@ -9,6 +10,7 @@ from .standings import BoardScore, EventStanding, HandRecord, SessionStanding
 from .uploads import BoardResult, ResultPenalty, ResultVersion, VersionDecision
 
 __all__ = [
+    "AcceptedProgram",
     "BoardResult",
     "BoardScore",
     "CorrectionRequest",

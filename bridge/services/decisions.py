@@ -52,7 +52,12 @@ class ResolutionError(Exception):
 
 
 class DecisionsPending(Exception):
-    """The new rows touch decisions in force: nothing is written until the director resolves each."""
+    """The new rows touch decisions in force: nothing is written until the director resolves each.
+
+    `warnings` (set by `uploads.submit`): what a lenient read of the file took on trust, for the director
+    to accept first."""
+
+    warnings: tuple | list = ()
 
     def __init__(self, affected: list["Affected"], base: ResultVersion | None, changed: bool = False):
         self.affected, self.base, self.changed = affected, base, changed

@@ -59,6 +59,7 @@ class Parsed:
     deals: dict[int, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # pair label -> "Name;Name" from the file
     only_boards: set[int] | None = None  # a traveller replaces these boards only
+    warnings: list[str] = field(default_factory=list)  # what a lenient read took on trust (by line)
 
 
 def explain(problem: Problem) -> str:
@@ -81,6 +82,7 @@ def submit(
     board: int | None = None,
     lines: list[dict] | None = None,
     note: str = "",
+    accept_warnings: bool = False,
     **answers,
 ) -> ResultVersion:
     """A session's new results from the pages or the API, the one seam both call.
@@ -100,6 +102,8 @@ def submit(
             file_name = file_name or file.name
         submission = {"kind": kind, "text": text, "note": note, "file_name": file_name}
         parsed = parse_pbn(text) if kind == PBN else parse_csv(text)
+    if parsed.warnings and not accept_warnings:  # the director reads the warnings before anything is saved
+        answers["dry_run"] = True
     try:
         return upload(
             session,
@@ -112,7 +116,7 @@ def submit(
             **answers,
         )
     except decisions.DecisionsPending as pending:
-        pending.submission = submission
+        pending.submission, pending.warnings = submission, parsed.warnings
         raise
 
 
@@ -121,7 +125,7 @@ def submit(
 
 def parse_pbn(text: str) -> Parsed:
     try:
-        session = read_session(text)
+        session = read_session(text, lenient=True)
     except PbnError as error:
         raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
     rows = []
@@ -147,7 +151,10 @@ def parse_pbn(text: str) -> Parsed:
         board.number: board.deal for board in session.boards if board.deal and "-" not in board.deal.split()
     }
     names = {total.pair.upper(): total.names for total in session.totals if total.names}
-    return Parsed(rows, deals, names)
+    warnings = [
+        _("line %(line)s: %(message)s") % {"line": w.line, "message": w.message} for w in session.warnings
+    ]
+    return Parsed(rows, deals, names, warnings=warnings)
 
 
 def parse_csv(text: str) -> Parsed:

@@ -101,6 +101,7 @@ def _render(request, session, pending, *, action, title, errors=(), changed=Fals
             base=pending.base.pk if pending.base else "",
             errors=list(errors),
             changed=changed or pending.changed,
+            warnings=pending.warnings,
             **(extra or {}),
         ),
         status=status,
@@ -123,11 +124,17 @@ def upload_confirm(request, pk):
     }
     try:
         if request.method == "POST":
-            version = _run(session, payload, request.user, **answers_from(request.POST))
+            accepted = request.POST.get("accept_warnings") == "1"
+            version = _run(
+                session, payload, request.user, accept_warnings=accepted, **answers_from(request.POST)
+            )
         else:
             _run(session, payload, request.user, dry_run=True, expected_base=payload["base"])
             raise AssertionError("a dry run always raises")  # pragma: no cover
     except decisions.DecisionsPending as pending:
+        if pending.warnings and request.method == "POST" and not accepted:
+            unread = [_("Tick that you have read the warnings of the file to save it.")]
+            return _render(request, session, pending, action="upload", title=title, errors=unread, status=400)
         changed = pending.changed or (request.method == "POST")
         return _render(
             request,

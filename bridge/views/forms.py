@@ -152,3 +152,11 @@ class DealingForm(forms.Form):
 
 class DealsFileForm(forms.Form):
     file = forms.FileField(label=_("PBN file with deals"))
+
+
+class ProgramCheckForm(forms.Form):
+    program = forms.CharField(max_length=100, required=False, label=_("program and version"))
+    file = forms.FileField(label=_("PBN file scored by the program"))
+    accept = forms.BooleanField(
+        required=False, label=_("record the program as accepted, with this report (only if it passes)")
+    )

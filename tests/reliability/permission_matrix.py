@@ -112,6 +112,7 @@ PAGES = {
     "bridge_traveller": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_upload_confirm": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_program_check": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},  # VSz 26: the federation's staff
     "bridge_version_restore": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_versions": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "calendar": {"GET": PUBLIC},

@@ -166,6 +166,34 @@ def pbn_score_row(text: str, value: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pbn_first_row(text: str, **cells) -> str:
+    """The first ScoreTable row with some cells replaced, by column name (other programs' files)."""
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("[ScoreTable"))
+    names = [column.split("\\")[0] for column in lines[index].split('"')[1].split(";")]
+    row = lines[index + 1].split()
+    for name, value in cells.items():
+        row[names.index(name)] = value
+    lines[index + 1] = " ".join(row)
+    return "\n".join(lines) + "\n"
+
+
+def pbn_with_column(text: str, column: str, first: str, other: str) -> str:
+    """Every ScoreTable with one more column: `first` in the first row of the file, `other` elsewhere."""
+    out, in_table, done = [], False, False
+    for line in text.splitlines():
+        if line.startswith("[ScoreTable"):
+            line = line[:-2] + f';{column}"]'
+            in_table = True
+        elif in_table and line and not line.startswith("["):
+            line = f"{line} {other if done else first}"
+            done = True
+        else:
+            in_table = False
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 # (id, format, builder(world) -> bytes, text the refusal must contain)
 BRIDGE_CORPUS = [
     *[
@@ -254,6 +282,44 @@ BRIDGE_CORPUS = [
     ("pbn-empty", "pbn", lambda w: "", "empty|ScoreTable"),
     ("pbn-blank", "pbn", lambda w: "\n\n", "ScoreTable"),
     ("pbn-oversized-no-results", "pbn", lambda w: "{ padding }\n" * 60000, "ScoreTable"),
+    # Files of other programs: lenient only where the data allow (a legal score), clear errors otherwise.
+    (
+        "pbn-foreign-bad-contract-illegal-score",
+        "pbn",
+        lambda w: pbn_first_row(w.pbn, Contract="42", Score_NS="431"),
+        "not a contract: '42'",
+    ),
+    (
+        "pbn-foreign-bad-contract-no-score",
+        "pbn",
+        lambda w: pbn_first_row(w.pbn, Contract="42", Score_NS="-"),
+        "not a contract: '42'",
+    ),
+    ("pbn-foreign-bad-artificial", "pbn", lambda w: pbn_score_row(w.pbn, "^Z"), "not an artificial score"),
+    (
+        "pbn-foreign-no-pair-columns",
+        "pbn",
+        lambda w: w.pbn.replace("PairId_NS", "Pair_NS"),
+        "needs PairId_NS and PairId_EW",
+    ),
+    (
+        "pbn-foreign-bad-mp-column",
+        "pbn",
+        lambda w: pbn_with_column(w.pbn, "MP_NS", SCRIPT.replace(" ", ""), "1"),
+        "is not a number",
+    ),
+    (
+        "pbn-foreign-bad-total-table",
+        "pbn",
+        lambda w: w.pbn + '\n[Event "x"]\n[TotalScoreTable "PairId\\2R;NrBoards\\2R"]\n1 xx\n',
+        "NrBoards 'xx' is not a number",
+    ),
+    (
+        "pbn-foreign-mixed-scorings",
+        "pbn",
+        lambda w: w.pbn.replace('[Scoring "MP2"]', '[Scoring "IMP"]', 1),
+        "differs from",
+    ),
 ]
 
 

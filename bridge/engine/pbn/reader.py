@@ -26,6 +26,17 @@ from bridge.engine.scoring.contract import (
 )
 
 
+@dataclass(frozen=True)
+class PbnWarning:
+    """Something a lenient read took on trust (a line taken by its score), with the line it is about."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
 class PbnError(ValueError):
     """A PBN file the scorer refuses, with the (1-based) line where the problem is."""
 
@@ -210,9 +221,13 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 _ABSENT = ("", "-", "?")
 
 
-def read_session(text: str) -> SessionRecord:
-    """Results of a scored (or to-be-scored) pairs session: one game per board, each with a ScoreTable."""
+def read_session(text: str, *, lenient: bool = False) -> SessionRecord:
+    """Results of a scored (or to-be-scored) pairs session: one game per board, each with a ScoreTable.
+
+    `lenient` (files written by other programs): a line whose contract, declarer or result cannot be read
+    but whose score is legal on the board is taken by its score, and `session.warnings` names the line."""
     session = SessionRecord()
+    warnings: list[PbnWarning] | None = session.warnings if lenient else None
     first_line_of: dict[int, int] = {}
     for game in read_games(text):
         for attribute in ("event", "site", "date"):
@@ -227,7 +242,7 @@ def read_session(text: str) -> SessionRecord:
                     scoring.line,
                     f"Scoring {scoring.value!r} differs from {session.scoring!r} at line {session.scoring_line}",
                 )
-        board = _board(game)
+        board = _board(game, warnings)
         if board is not None:
             if board.number in first_line_of:
                 raise PbnError(
@@ -242,7 +257,7 @@ def read_session(text: str) -> SessionRecord:
     return session
 
 
-def _board(game: Game) -> BoardRecord | None:
+def _board(game: Game, warnings: list[PbnWarning] | None = None) -> BoardRecord | None:
     board_tag = game.tags.get("board")
     table = game.tags.get("scoretable")
     if board_tag is None:
@@ -268,7 +283,9 @@ def _board(game: Game) -> BoardRecord | None:
         _check_deal(deal, game.tags["deal"].line)
     board = BoardRecord(number, dealer and dealer.upper(), vulnerable, deal, line=board_tag.line)
     if table is not None:
-        board.results, board.absent = _results(table, number, vulnerable or board_vulnerability(number))
+        board.results, board.absent = _results(
+            table, number, vulnerable or board_vulnerability(number), warnings
+        )
     return board
 
 
@@ -309,7 +326,9 @@ def _has_column(table: Tag, column: str) -> bool:
     return any(c.name.lower() == column.lower() for c in table.columns or ())
 
 
-def _results(table: Tag, board: int, vulnerability: str) -> tuple[list[ResultRecord], list[ResultRecord]]:
+def _results(
+    table: Tag, board: int, vulnerability: str, warnings: list[PbnWarning] | None = None
+) -> tuple[list[ResultRecord], list[ResultRecord]]:
     """The rows played (and other awards between two pairs), and the awards against an absent pair."""
     if table.columns is None or not (_has_column(table, "PairId_NS") and _has_column(table, "PairId_EW")):
         raise PbnError(table.line, "ScoreTable needs PairId_NS and PairId_EW columns")
@@ -322,7 +341,7 @@ def _results(table: Tag, board: int, vulnerability: str) -> tuple[list[ResultRec
     seen: dict[tuple[str, str], int] = {}
     results, absent = [], []
     for row in table.rows:
-        result = _result(row, board, vul_ns, vul_ew)
+        result = _result(row, board, vul_ns, vul_ew, warnings)
         if result.ns is None or result.ew is None:
             absent.append(result)
             continue
@@ -337,7 +356,9 @@ def _results(table: Tag, board: int, vulnerability: str) -> tuple[list[ResultRec
     return results, absent
 
 
-def _result(row: TableRow, board: int, vul_ns: bool, vul_ew: bool) -> ResultRecord:
+def _result(
+    row: TableRow, board: int, vul_ns: bool, vul_ew: bool, warnings: list[PbnWarning] | None = None
+) -> ResultRecord:
     ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
     raw_ns, raw_ew = _cell(row, "Score_NS"), _cell(row, "Score_EW")
     artificial = (raw_ns or "").startswith("^") or (raw_ew or "").startswith("^")
@@ -359,8 +380,17 @@ def _result(row: TableRow, board: int, vul_ns: bool, vul_ew: bool) -> ResultReco
         result.artificial = str(_artificial(row, board, raw_ns, raw_ew))
         return result
 
-    result.contract, result.declarer, result.tricks = _played(row, board)
     score = _score(row, raw_ns, raw_ew)
+    try:
+        result.contract, result.declarer, result.tricks = _played(row, board)
+    except PbnError as error:
+        if warnings is None or score is None or not is_possible_score(score, vul_ns, vul_ew):
+            raise
+        warnings.append(
+            PbnWarning(row.line, f"{error.message}; the line is taken by its score {score} (Score_NS)")
+        )
+        result.score_ns = score
+        return result
     if result.contract is not None and (result.tricks is not None or result.contract == "Pass"):
         played = _contract_score(row, result, vul_ns, vul_ew)
         if score is not None and score != played:

@@ -81,6 +81,8 @@ class SessionRecord:
     boards: list[BoardRecord] = field(default_factory=list)
     totals: list[TotalRecord] = field(default_factory=list)
     scoring_line: int = field(default=0, compare=False)
+    # What a lenient read took on trust (reader.PbnWarning: line and message); never compared.
+    warnings: list = field(default_factory=list, compare=False)
 
 
 def session_record(

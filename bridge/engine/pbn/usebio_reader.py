@@ -1,0 +1,164 @@
+"""Read USEBIO 1.2 XML (pairs events) into the same `SessionRecord` the PBN reader gives.
+
+The standard library's expat parser, with every DOCTYPE refused: no entity can be declared, so none can be
+expanded (no "billion laughs", no external entities). Every refusal is a `UsebioError` naming the line and
+the element. `bridge.engine.pbn.usebio.write_usebio` writes what this reads back to equal records.
+"""
+
+import re
+import xml.etree.ElementTree as ET
+from decimal import Decimal, InvalidOperation
+from xml.parsers import expat
+
+from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord
+from bridge.engine.scoring.adjusted import ArtificialScore
+from bridge.engine.scoring.contract import board_dealer, board_vulnerability
+
+_SCORING = {"MP_PAIRS": "MP2", "BUTLER_PAIRS": "IMP;Butler", "CROSS_IMP": "IMP;Cross2"}
+_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+
+class UsebioError(ValueError):
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line, self.message = line, message
+
+
+def _parse(text: str) -> tuple[ET.Element, dict[int, int]]:
+    """The element tree and the line each element starts on (expat, every DOCTYPE refused)."""
+    parser = expat.ParserCreate()
+    builder = ET.TreeBuilder()
+    lines: dict[int, int] = {}
+
+    def start(tag, attrs):
+        lines[id(builder.start(tag, attrs))] = parser.CurrentLineNumber
+
+    def refuse(*_args):
+        raise UsebioError(parser.CurrentLineNumber, "a DOCTYPE or entity declaration is not allowed")
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as error:
+        raise UsebioError(error.lineno, f"not well-formed XML ({expat.errors.messages[error.code]})")
+    return builder.close(), lines
+
+
+def read_usebio(text: str) -> SessionRecord:
+    """A USEBIO 1.2 pairs event: its PARTICIPANTS as totals, its BOARDs' TRAVELLER_LINEs as results."""
+    root, lines = _parse(text.lstrip("\ufeff"))
+
+    def line(element) -> int:
+        return lines.get(id(element), 1)
+
+    if root.tag != "USEBIO":
+        raise UsebioError(line(root), f"the root element is <{root.tag}>, not <USEBIO>")
+    event = root.find("EVENT")
+    if event is None:
+        raise UsebioError(line(root), "<USEBIO> has no <EVENT>")
+    kind = event.get("EVENT_TYPE", "MP_PAIRS")
+    if kind not in _SCORING:
+        raise UsebioError(line(event), f"EVENT_TYPE {kind!r} is not a pairs event this reader knows")
+    matchpoints = kind == "MP_PAIRS"
+    session = SessionRecord(
+        event=_text(event, "EVENT_DESCRIPTION"), date=_date(event, line), scoring=_SCORING[kind]
+    )
+    participants = event.find("PARTICIPANTS")
+    for pair in participants.findall("PAIR") if participants is not None else ():
+        number = _text(pair, "PAIR_NUMBER")
+        if number is None:
+            raise UsebioError(line(pair), "a <PAIR> needs a <PAIR_NUMBER>")
+        names = [_text(p, "PLAYER_NAME") for p in pair.findall("PLAYER")]
+        total = _decimal(pair, "TOTAL_SCORE", line)
+        boards = _integer(pair, "BOARDS_PLAYED", line)
+        session.totals.append(
+            TotalRecord(
+                number,
+                _text(pair, "PLACE"),
+                _text(pair, "DIRECTION"),
+                ";".join(n for n in names if n) or None,
+                total if matchpoints else None,
+                None if matchpoints else total,
+                _decimal(pair, "PERCENTAGE", line),
+                boards,
+                line=line(pair),
+            )
+        )
+    for board in event.findall("BOARD"):
+        number = _integer(board, "BOARD_NUMBER", line)
+        if number is None or number < 1:
+            raise UsebioError(line(board), "a <BOARD> needs a <BOARD_NUMBER> from 1")
+        record = BoardRecord(number, board_dealer(number), board_vulnerability(number), line=line(board))
+        for traveller in board.findall("TRAVELLER_LINE"):
+            record.results.append(_result(traveller, matchpoints, line))
+        session.boards.append(record)
+    return session
+
+
+def _result(traveller, matchpoints: bool, line) -> ResultRecord:
+    ns, ew = _text(traveller, "NS_PAIR_NUMBER"), _text(traveller, "EW_PAIR_NUMBER")
+    if ns is None or ew is None:
+        raise UsebioError(line(traveller), "a <TRAVELLER_LINE> needs NS_PAIR_NUMBER and EW_PAIR_NUMBER")
+    result = ResultRecord(ns, ew, line=line(traveller))
+    contract, score = _text(traveller, "CONTRACT"), _integer(traveller, "SCORE", line)
+    if score is None and contract and contract.upper().startswith("A"):
+        try:
+            result.artificial = str(ArtificialScore.parse(contract))
+        except ValueError as error:
+            raise UsebioError(line(traveller), str(error))
+    else:
+        result.contract, result.declarer, result.score_ns = contract, _text(traveller, "PLAYED_BY"), score
+        result.tricks = _integer(traveller, "TRICKS", line)
+    ns_points, ew_points = (
+        _decimal(traveller, "NS_MATCH_POINTS", line),
+        _decimal(traveller, "EW_MATCH_POINTS", line),
+    )
+    if matchpoints:
+        result.mp_ns, result.mp_ew = ns_points, ew_points
+    else:
+        result.imp_ns, result.imp_ew = ns_points, ew_points
+    return result
+
+
+def _text(parent, name: str) -> str | None:
+    child = parent.find(name)
+    if child is None or child.text is None or not child.text.strip():
+        return None
+    return child.text.strip()
+
+
+def _integer(parent, name: str, line) -> int | None:
+    value = _text(parent, name)
+    if value is None:
+        return None
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", value):
+        raise UsebioError(line(parent.find(name)), f"<{name}> {value!r} is not a whole number")
+    return int(value)
+
+
+def _decimal(parent, name: str, line) -> Decimal | None:
+    value = _text(parent, name)
+    if value is None:
+        return None
+    try:
+        number = Decimal(value)
+    except InvalidOperation:
+        number = None
+    if number is None or not number.is_finite():
+        raise UsebioError(line(parent.find(name)), f"<{name}> {value!r} is not a number")
+    return number
+
+
+def _date(event, line) -> str | None:
+    value = _text(event, "DATE")
+    if value is None:
+        return None
+    match = _DATE.match(value)
+    if not match:
+        raise UsebioError(line(event.find("DATE")), f"<DATE> {value!r} is not DD/MM/YYYY")
+    day, month, year = match.groups()
+    return f"{year}.{month}.{day}"

@@ -1,0 +1,56 @@
+"""python manage.py bridge_check FILE.pbn [--json] [--scale 1|2]: the VSz 26 program test."""
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from bridge.engine.pbn.reader import PbnError
+from bridge.engine.program_check import RULES, as_json, check_pbn_text
+from results.upload_input import UndecodableUpload, decode_text
+
+
+class Command(BaseCommand):
+    help = (
+        "Re-score a PBN file scored by another program (its MP_NS / MP_EW, Percentage_NS / Percentage_EW or "
+        "IMP_NS / IMP_EW columns) with the portal's engine and report every line and pair that differs."
+    )
+    requires_system_checks = []
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the PBN file scored by the other program")
+        parser.add_argument("--json", action="store_true", help="print the report as JSON")
+        parser.add_argument("--scale", type=int, choices=[1, 2], help="matchpoints per result beaten")
+
+    def handle(self, *args, **options):
+        path = Path(options["file"])
+        try:
+            text = decode_text(path.read_bytes())
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror or exc}")
+        except UndecodableUpload as exc:
+            raise CommandError(exc.message)
+        try:
+            report = check_pbn_text(text, scale=options["scale"])
+        except PbnError as exc:
+            raise CommandError(str(exc))
+        if options["json"]:
+            self.stdout.write(json.dumps(as_json(report), ensure_ascii=False, indent=2))
+            return
+        for warning in report.warnings:
+            self.stdout.write(f"warning: {warning}")
+        self.stdout.write(f"lines: {report.lines}, agree: {report.agree}")
+        for d in report.differences:
+            self.stdout.write(
+                f"line {d.line}: board {d.board} {d.ns}-{d.ew} {d.column}: theirs {d.theirs}, ours {d.ours}"
+                f" ({RULES[d.rule]})"
+            )
+        pairs_agree = sum(c.agree for c in report.pairs.values())
+        self.stdout.write(f"pairs: {len(report.pairs)}, agree: {pairs_agree}")
+        for label, c in report.pairs.items():
+            if not c.agree:
+                self.stdout.write(
+                    f"pair {label}: theirs {c.theirs} ({c.theirs_pct}%), ours {c.ours} ({c.ours_pct}%)"
+                    f" ({RULES[c.rule]})"
+                )
+        self.stdout.write(f"verdict: {report.verdict}")

@@ -1,0 +1,60 @@
+"""USEBIO 1.2 import (engine): what the portal exports it reads back; hostile XML is refused by line."""
+
+import pytest
+
+from bridge.engine.pbn.records import session_record
+from bridge.engine.pbn.usebio import write_usebio
+from bridge.engine.pbn.usebio_reader import UsebioError, read_usebio
+from bridge.engine.scoring.session import score_session
+from tests.bridge.test_program_check import _boards
+
+
+def _without_line_percentages(record):
+    # USEBIO 1.2 carries no per-line percentage: the writer leaves them out.
+    for board in record.boards:
+        for result in board.results:
+            result.pct_ns = result.pct_ew = None
+    return record
+
+
+@pytest.mark.parametrize("method", ["mp", "butler"])
+def test_export_then_import_gives_the_same_records(method):
+    record = session_record(
+        score_session(_boards(artificial=method == "mp"), method=method), event="Klub", date="2026.03.14"
+    )
+    back = read_usebio(write_usebio(record))
+    assert back == _without_line_percentages(record)
+    assert any(r.artificial == "A+/A-" for b in back.boards for r in b.results) == (method == "mp")
+
+
+@pytest.mark.parametrize(
+    "text, line, reason",
+    [
+        ('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<USEBIO/>', 2, "DOCTYPE"),
+        ('<?xml version="1.0"?>\n<!DOCTYPE x SYSTEM "file:///etc/passwd">\n<USEBIO/>', 2, "DOCTYPE"),
+        ("<USEBIO>\n<EVENT>\n<BOARD>", 3, "not well-formed"),
+        ("<RESULTS/>", 1, "not <USEBIO>"),
+        ('<USEBIO>\n<EVENT EVENT_TYPE="SWISS_TEAMS"/>\n</USEBIO>', 2, "SWISS_TEAMS"),
+        (
+            "<USEBIO><EVENT>\n<BOARD>\n<BOARD_NUMBER>x</BOARD_NUMBER></BOARD></EVENT></USEBIO>",
+            3,
+            "whole number",
+        ),
+        (
+            "<USEBIO><EVENT><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>\n<TRAVELLER_LINE><NS_PAIR_NUMBER>1"
+            "</NS_PAIR_NUMBER></TRAVELLER_LINE></BOARD></EVENT></USEBIO>",
+            2,
+            "EW_PAIR_NUMBER",
+        ),
+        (
+            "<USEBIO><EVENT><PARTICIPANTS>\n<PAIR><PAIR_NUMBER>1</PAIR_NUMBER>\n<TOTAL_SCORE>NaN</TOTAL_SCORE>"
+            "</PAIR></PARTICIPANTS></EVENT></USEBIO>",
+            3,
+            "not a number",
+        ),
+    ],
+)
+def test_malformed_usebio_names_the_line(text, line, reason):
+    with pytest.raises(UsebioError) as refused:
+        read_usebio(text)
+    assert refused.value.line == line and reason in refused.value.message
