@@ -381,9 +381,10 @@ def upload(
             raise UploadError(errors[:50])
         created = _create_pairs(session, plan, parsed.names) if plan else {}
         base = versions.latest_version(session)
-        rows = []
+        rows, base_rows = [], []
         if parsed.only_boards is not None:
-            rows = [r for r in versions.rows_of(base) if r["board"] not in parsed.only_boards]
+            base_rows = versions.rows_of(base)
+            rows = [r for r in base_rows if r["board"] not in parsed.only_boards]
         for row, ns, ew, table in resolved:
             rows.append(
                 {
@@ -419,11 +420,18 @@ def upload(
         deals = {int(k): v for k, v in (base.deals if base else {}).items()}
         deals.update(parsed.deals)
         last_board = max((r["board"] for r in rows), default=0)
+        resized = False
         if last_board > session.boards and not any(
             s.movement != Section.Movement.UPLOADED for s in session.sections.all()
         ):
             session.boards = last_board
             session.save(update_fields=["boards"])
+            resized = True
+        # A traveller that seats no new pair and leaves the session's shape alone changes its boards only:
+        # the partial recompute rescores them (the decisions re-applied may touch more boards: all counted).
+        changed = None
+        if parsed.only_boards is not None and base is not None and not created and not resized:
+            changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
         version = versions.write_version(
             session,
             rows,
@@ -436,6 +444,7 @@ def upload(
             deals=deals,
             base=base,
             event_version=event_version,
+            changed_boards=changed,
         )
         decisions.record(version, settled)
         return version
