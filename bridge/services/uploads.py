@@ -295,10 +295,10 @@ def _plan_new_pairs(session: PairSession, parsed: Parsed, seating: _Seating) -> 
     return plan
 
 
-def _tables(session: PairSession) -> dict[tuple[int, str, int, int], int]:
-    """(board, section, NS number, EW number) -> table, from the generated movements."""
+def _tables(sections) -> dict[tuple[int, str, int, int], int]:
+    """(board, section, NS number, EW number) -> table, from the generated movements of `sections`."""
     tables = {}
-    for section in session.sections.all():
+    for section in sections:
         plan = section.plan()
         if plan is None:
             continue
@@ -309,12 +309,13 @@ def _tables(session: PairSession) -> dict[tuple[int, str, int, int], int]:
 
 
 def _resolve(session: PairSession, parsed: Parsed):
-    """Rows as version rows; returns (rows, new pairs to create, errors). Writes nothing."""
+    """Rows as version rows; returns (rows, new pairs to create, errors, the session's sections). Writes
+    nothing."""
     seating = _Seating(session, parsed.rows)
     errors: list[str] = []
     plan = _plan_new_pairs(session, parsed, seating) if seating.empty else {}
     generated = any(s.movement != Section.Movement.UPLOADED for s in seating.sections.values())
-    tables = _tables(session) if generated else {}
+    tables = _tables(seating.sections.values()) if generated else {}
     seen: dict[tuple[int, object], str] = {}
     out = []
     for row in parsed.rows:
@@ -351,7 +352,7 @@ def _resolve(session: PairSession, parsed: Parsed):
         if table is None and not plan:
             table = tables.get((row.board, ns.section.letter, ns.number, ew.number))
         out.append((row, ns, ew, table))
-    return out, plan, errors
+    return out, plan, errors, list(seating.sections.values())
 
 
 def upload(
@@ -375,15 +376,20 @@ def upload(
     `decisions.DecisionsPending` is raised and nothing is written (always with `dry_run`: the check alone)."""
     with transaction.atomic():
         event_version = versions.lock_event_for_version(session.event_id)  # the event's one lock
-        session = PairSession.objects.select_for_update().get(pk=session.pk)
-        resolved, plan, errors = _resolve(session, parsed)
+        # the session row alone locked; its announced session and event come along (the audit log names them)
+        session = (
+            PairSession.objects.select_for_update(of=("self",))
+            .select_related("announced", "event")
+            .get(pk=session.pk)
+        )
+        resolved, plan, errors, sections = _resolve(session, parsed)
         if errors:
             raise UploadError(errors[:50])
         created = _create_pairs(session, plan, parsed.names) if plan else {}
         base = versions.latest_version(session)
-        rows, base_rows = [], []
+        base_rows = versions.rows_of(base)  # read once: the traveller's kept rows, the decisions, the boards
+        rows = []
         if parsed.only_boards is not None:
-            base_rows = versions.rows_of(base)
             rows = [r for r in base_rows if r["board"] not in parsed.only_boards]
         for row, ns, ew, table in resolved:
             rows.append(
@@ -413,6 +419,7 @@ def upload(
                 reasons=reasons,
                 expected_base=expected_base,
                 dry_run=dry_run,
+                base_rows=base_rows,
             )
         except decisions.ResolutionError as error:
             raise UploadError(error.messages)
@@ -421,9 +428,7 @@ def upload(
         deals.update(parsed.deals)
         last_board = max((r["board"] for r in rows), default=0)
         resized = False
-        if last_board > session.boards and not any(
-            s.movement != Section.Movement.UPLOADED for s in session.sections.all()
-        ):
+        if last_board > session.boards and not any(s.movement != Section.Movement.UPLOADED for s in sections):
             session.boards = last_board
             session.save(update_fields=["boards"])
             resized = True
