@@ -12,7 +12,8 @@
    session (PBN parsed, checked, written as a version) until its standings are stored; p50 / p95.
 
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CELERY_BROKER_URL=redis://127.0.0.1:6379/13 \
-      python bench/bridge_recompute.py [uploads] [--engine-only]
+      python bench/bridge_recompute.py [uploads] [--engine-only] [--queries]
+(--queries: print every query of one upload of each kind.)
 The DATABASE_URL names the server (and a database to connect to while the scratch one is made and dropped).
 """
 
@@ -396,6 +397,58 @@ def incremental(event, session, user, rng: random.Random):
     return times, first, (len(queries), copies["n"])
 
 
+UPLOAD_RUNS = 7  # timed uploads of each kind for the upload service's profile
+
+
+def upload_profile(event, session, user, show=False):
+    """The upload service alone (`uploads.submit`, no recompute: its messages wait for a commit the bench
+    never runs the callbacks of): a one-board traveller and the whole session's PBN, median wall time and
+    the queries of one (Django's CaptureQueriesContext; COPY streams apart); `show` prints each query."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bridge.services import bulk, uploads, versions
+    from demo import bridge_sample as sample
+
+    text = sample.pbn_text(session, sample.play(session, random.Random(7)))
+    labels = sample.pair_labels(session)
+
+    def traveller():
+        rows = [r for r in versions.rows_of(versions.latest_version(session)) if r["board"] == 1]
+        lines = [{"ns": labels[r["ns_id"]], "ew": labels[r["ew_id"]], "score": str(r["score"])} for r in rows]
+        return dict(kind=uploads.FORM, board=1, lines=lines)
+
+    out = {}
+    original = bulk.insert_rows
+    copies = {"n": 0}
+
+    def counted(*args, **kwargs):
+        copies["n"] += 1
+        return original(*args, **kwargs)
+
+    for name, make in (("traveller", traveller), ("PBN", lambda: dict(kind=uploads.PBN, text=text))):
+        times = []
+        for _ in range(UPLOAD_RUNS):
+            kwargs = make()
+            start = time.perf_counter()
+            uploads.submit(session, user=user, **kwargs)
+            times.append(time.perf_counter() - start)
+        copies["n"] = 0
+        bulk.insert_rows = counted
+        try:
+            kwargs = make()
+            with CaptureQueriesContext(connection) as queries:
+                uploads.submit(session, user=user, **kwargs)
+        finally:
+            bulk.insert_rows = original
+        if show:
+            print(f"  queries of one {name} upload:")
+            for q in queries.captured_queries:
+                print(f"    {q['time']}s {q['sql'][:160]}")
+        out[name] = (statistics.median(times), len(queries), copies["n"])
+    return out
+
+
 def celery_latency(uploads_count: int):
     from bridge.services import SCOPE, uploads
     from results.models import VersionedUpload
@@ -513,6 +566,13 @@ def main():
                 f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms "
                 f"(a worker's first, which reads the session: {first * 1000:.0f} ms); "
                 f"{queries} queries + {copies} COPY  [load {_load()}]"
+            )
+        for name, (median, queries, copies) in upload_profile(
+            *made[200], show="--queries" in sys.argv
+        ).items():
+            print(
+                f"  200 pairs upload service alone (uploads.submit, {name}), median of {UPLOAD_RUNS}: "
+                f"{median * 1000:.0f} ms; {queries} queries + {copies} COPY  [load {_load()}]"
             )
         latencies, writes = celery_latency(UPLOADS)
         print(

@@ -21,6 +21,9 @@ class BoardScore(models.Model):
         "bridge.PairSession", on_delete=models.CASCADE, related_name="board_scores", db_index=False
     )
     # Written thousands at a time and read per session and board: one index serves every read.
+    # The version this row was written from: the full recompute writes every row from the session's latest
+    # version; a one-board rescore writes only the boards it rescored, and the others keep their older stamp
+    # (their results and scores are the same in every version since, up to SessionStanding.version).
     version = models.ForeignKey(
         "bridge.ResultVersion", on_delete=models.PROTECT, related_name="+", db_index=False
     )

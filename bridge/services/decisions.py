@@ -237,8 +237,10 @@ def settle(
     reasons: dict | None = None,
     expected_base: int | None = None,
     dry_run: bool = False,
+    base_rows: list[dict] | None = None,
 ) -> Settled:
     """Re-apply the decisions in force at `base` on the new `rows` (`fresh`: the ones the upload brings).
+    `base_rows`: `versions.rows_of(base)` when the caller has read them already (read here otherwise).
 
     `penalties` are the new version's penalties before the decisions: for an upload, the base's (they
     already hold every decision's penalties, a set-aside one's are taken out); for a restore, the restored
@@ -255,7 +257,7 @@ def settle(
     if restore_of is not None:
         records += [(d, Action.CARRIED, "") for d in in_force(restore_of)]
     affected, silent = [], []
-    now = _by_pair(versions.rows_of(base))
+    now = _by_pair(versions.rows_of(base) if base_rows is None else base_rows)
     for decision in current:
         if decision.pk in already:
             continue

@@ -302,10 +302,10 @@ def _plan_new_pairs(session: PairSession, parsed: Parsed, seating: _Seating) -> 
     return plan
 
 
-def _tables(session: PairSession) -> dict[tuple[int, str, int, int], int]:
-    """(board, section, NS number, EW number) -> table, from the generated movements."""
+def _tables(sections) -> dict[tuple[int, str, int, int], int]:
+    """(board, section, NS number, EW number) -> table, from the generated movements of `sections`."""
     tables = {}
-    for section in session.sections.all():
+    for section in sections:
         plan = section.plan()
         if plan is None:
             continue
@@ -316,12 +316,13 @@ def _tables(session: PairSession) -> dict[tuple[int, str, int, int], int]:
 
 
 def _resolve(session: PairSession, parsed: Parsed):
-    """Rows as version rows; returns (rows, new pairs to create, errors). Writes nothing."""
+    """Rows as version rows; returns (rows, new pairs to create, errors, the session's sections). Writes
+    nothing."""
     seating = _Seating(session, parsed.rows)
     errors: list[str] = []
     plan = _plan_new_pairs(session, parsed, seating) if seating.empty else {}
     generated = any(s.movement != Section.Movement.UPLOADED for s in seating.sections.values())
-    tables = _tables(session) if generated else {}
+    tables = _tables(seating.sections.values()) if generated else {}
     seen: dict[tuple[int, object], str] = {}
     out = []
     for row in parsed.rows:
@@ -358,7 +359,7 @@ def _resolve(session: PairSession, parsed: Parsed):
         if table is None and not plan:
             table = tables.get((row.board, ns.section.letter, ns.number, ew.number))
         out.append((row, ns, ew, table))
-    return out, plan, errors
+    return out, plan, errors, list(seating.sections.values())
 
 
 def upload(
@@ -382,15 +383,21 @@ def upload(
     `decisions.DecisionsPending` is raised and nothing is written (always with `dry_run`: the check alone)."""
     with transaction.atomic():
         event_version = versions.lock_event_for_version(session.event_id)  # the event's one lock
-        session = PairSession.objects.select_for_update().get(pk=session.pk)
-        resolved, plan, errors = _resolve(session, parsed)
+        # the session row alone locked; its announced session and event come along (the audit log names them)
+        session = (
+            PairSession.objects.select_for_update(of=("self",))
+            .select_related("announced", "event")
+            .get(pk=session.pk)
+        )
+        resolved, plan, errors, sections = _resolve(session, parsed)
         if errors:
             raise UploadError(errors[:50])
         created = _create_pairs(session, plan, parsed.names) if plan else {}
         base = versions.latest_version(session)
+        base_rows = versions.rows_of(base)  # read once: the traveller's kept rows, the decisions, the boards
         rows = []
         if parsed.only_boards is not None:
-            rows = [r for r in versions.rows_of(base) if r["board"] not in parsed.only_boards]
+            rows = [r for r in base_rows if r["board"] not in parsed.only_boards]
         for row, ns, ew, table in resolved:
             rows.append(
                 {
@@ -419,6 +426,7 @@ def upload(
                 reasons=reasons,
                 expected_base=expected_base,
                 dry_run=dry_run,
+                base_rows=base_rows,
             )
         except decisions.ResolutionError as error:
             raise UploadError(error.messages)
@@ -426,11 +434,16 @@ def upload(
         deals = {int(k): v for k, v in (base.deals if base else {}).items()}
         deals.update(parsed.deals)
         last_board = max((r["board"] for r in rows), default=0)
-        if last_board > session.boards and not any(
-            s.movement != Section.Movement.UPLOADED for s in session.sections.all()
-        ):
+        resized = False
+        if last_board > session.boards and not any(s.movement != Section.Movement.UPLOADED for s in sections):
             session.boards = last_board
             session.save(update_fields=["boards"])
+            resized = True
+        # A traveller that seats no new pair and leaves the session's shape alone changes its boards only:
+        # the partial recompute rescores them (the decisions re-applied may touch more boards: all counted).
+        changed = None
+        if parsed.only_boards is not None and base is not None and not created and not resized:
+            changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
         version = versions.write_version(
             session,
             rows,
@@ -443,6 +456,7 @@ def upload(
             deals=deals,
             base=base,
             event_version=event_version,
+            changed_boards=changed,
         )
         decisions.record(version, settled)
         return version

@@ -5,6 +5,7 @@ one event are numbered one at a time across every web and worker process (never 
 """
 
 import hashlib
+from operator import itemgetter
 
 from django.db import transaction
 
@@ -12,7 +13,7 @@ from results.services import lock_state, mark_uploaded, next_version_number
 from results.tasks import request_recompute
 
 from ..models import BoardResult, PairSession, ResultPenalty, ResultVersion, SessionStart
-from . import SCOPE, bulk, dealing
+from . import BOARDS, SCOPE, bulk, dealing
 
 ROW_FIELDS = (
     "board",
@@ -81,10 +82,12 @@ def write_version(
     deals: dict | None = None,
     base: ResultVersion | None = None,
     event_version: int | None = None,
+    changed_boards: set[int] | None = None,
 ) -> ResultVersion:
     """Append a version holding `rows` and `penalties` (dicts of ROW_FIELDS / PENALTY_FIELDS) and queue
     the recompute for after the commit. The caller has already locked the event with `lock_event`, or
-    with `lock_event_for_version`, whose event version it passes as `event_version`."""
+    with `lock_event_for_version`, whose event version it passes as `event_version`. `changed_boards`: the
+    only boards whose rows differ from `base`'s (a traveller), rescored alone (`queue_recompute`)."""
     assert transaction.get_connection().in_atomic_block, "write_version needs the caller's transaction"
     if event_version is None:
         event_version = mark_uploaded(session.event_id, SCOPE)
@@ -116,13 +119,36 @@ def write_version(
     )
     # Results mean the session was played: its start is recorded (once), which opens its deals (issue #15).
     dealing.record_start(session, SessionStart.Source.RESULTS, user=user, now=version.uploaded_at)
-    queue_recompute(session.event_id)
+    if changed_boards is not None and base is not None:
+        queue_recompute(session.event_id, session.pk, changed_boards)
+    else:
+        queue_recompute(session.event_id)
     return version
 
 
-def queue_recompute(event_id: int) -> None:
-    """The event's full recompute, published once after the commit (bridge.apps registers the task)."""
-    request_recompute(SCOPE, event_id)
+def queue_recompute(event_id: int, session_id: int | None = None, boards: set[int] | None = None) -> None:
+    """The event's recompute, published once after the commit (bridge.apps registers the tasks): the full
+    one, or with `boards` the partial one of those boards of the session, which falls back to the full one
+    whenever the stored rows are not those of the version before (the sweeper re-runs the full one)."""
+    if boards is None:
+        request_recompute(SCOPE, event_id)
+    else:
+        request_recompute(SCOPE, event_id, session_id, sorted(boards), partial=BOARDS)
+
+
+def changed_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
+    """The boards whose rows (dicts of ROW_FIELDS) differ between the version before and the new one, in
+    the order written; a board told changed that is not costs a rescore of it, never a wrong standing."""
+    fields = itemgetter(*ROW_FIELDS)
+
+    def by_board(items):
+        out: dict[int, list] = {}
+        for row in items:
+            out.setdefault(row["board"], []).append(fields(row))
+        return out
+
+    before, after = by_board(base_rows), by_board(rows)
+    return {board for board in before.keys() | after.keys() if before.get(board) != after.get(board)}
 
 
 def mark_changed(event_id: int) -> int:

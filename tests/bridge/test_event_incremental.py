@@ -3,11 +3,12 @@ the worker's engine state and the stored rows are exactly those the full recompu
 
 import datetime
 import random
+from collections import defaultdict
 
 import pytest
 from django.utils import timezone
 
-from bridge.models import BoardScore, EventStanding, SessionStanding
+from bridge.models import BoardScore, EventStanding, ResultVersion, SessionStanding
 from bridge.services import compute, setup, uploads, versions
 from bridge.services.compute import recompute_boards, recompute_event
 from demo import bridge_sample as sample
@@ -43,17 +44,41 @@ def session(event, director):
 
 
 def stored(event):
-    """Every stored column of every standings row but its id."""
+    """Every stored column of every standings row but its id (and a BoardScore's version stamp, which a
+    one-board rescore leaves on the boards it did not rewrite: see `assert_stamps_truthful`)."""
 
-    def rows(model, **where):
-        names = [f.attname for f in model._meta.concrete_fields if f.attname != "id"]
+    def rows(model, *left_out, **where):
+        names = [f.attname for f in model._meta.concrete_fields if f.attname not in ("id", *left_out)]
         return sorted(model.objects.filter(**where).values_list(*names), key=repr)
 
     return (
-        rows(BoardScore, session__event=event),
+        rows(BoardScore, "version_id", session__event=event),
         rows(SessionStanding, session__event=event),
         rows(EventStanding, event=event),
     )
+
+
+def assert_stamps_truthful(session, rewritten=()):
+    """Every BoardScore row's version is one of the session's versions up to the session's stamp
+    (SessionStanding.version, the latest), and the board's results in it are those of the latest version:
+    the row is what that version computed and is still right. The boards `rewritten` carry the latest."""
+    latest = versions.latest_version(session)
+    assert set(SessionStanding.objects.filter(session=session).values_list("version_id", flat=True)) == {
+        latest.pk
+    }
+    now = defaultdict(list)
+    for row in versions.rows_of(latest):
+        now[row["board"]].append(row)
+    stamps = defaultdict(set)
+    for board, version_id in BoardScore.objects.filter(session=session).values_list("board", "version_id"):
+        stamps[board].add(version_id)
+    for board, found in stamps.items():
+        assert len(found) == 1, (board, found)
+        stamp = ResultVersion.objects.get(pk=found.pop())
+        assert stamp.session_id == session.pk and stamp.number <= latest.number
+        assert [r for r in versions.rows_of(stamp) if r["board"] == board] == now[board], board
+        if board in rewritten:
+            assert stamp == latest, board
 
 
 def traveller(session, board, change):
@@ -93,6 +118,11 @@ def test_a_changed_result_rescores_its_board_only_and_stores_the_full_recompute_
     summary = recompute_boards(event.pk, session.pk, [3])
     assert summary["incremental"] is True
     assert summary["boards"] == [3]
+    assert_stamps_truthful(session, rewritten=[3])
+    first = versions.latest_version(session).base
+    assert set(
+        BoardScore.objects.filter(session=session).exclude(board=3).values_list("version", flat=True)
+    ) == {first.pk}  # the unchanged boards' rows were not rewritten
     incremental = stored(event)
     recompute_event(event.pk, force=True)
     assert stored(event) == incremental
@@ -131,3 +161,80 @@ def test_stored_rows_behind_by_more_than_one_version_fall_back_to_the_full_recom
     recompute_event(event.pk, force=True)
     assert stored(event) == incremental
     assert recompute_boards(event.pk, session.pk, [4])["skipped"] is True  # current: nothing to do
+
+
+def replaced(score):
+    """The first line's score replaced by `score` (None: the line left out)."""
+    seen = []
+
+    def change(line):
+        if not seen:
+            seen.append(line)
+            return None if score is None else {**line, "score": str(score)}
+        return line
+
+    return change
+
+
+@pytest.mark.django_db
+def test_any_sequence_of_single_result_changes_stores_the_full_recompute_rows(event, session, director):
+    """Random single-result changes (a score moved, a result taken away) each rescored incrementally: after
+    each, the stored rows are those of the full recompute, and every stamp is truthful."""
+    rng = random.Random(17)
+    boards = sorted(set(BoardScore.objects.filter(session=session).values_list("board", flat=True)))
+    for _step in range(6):
+        board = rng.choice(boards)
+        scores = sorted(
+            {r["score"] for r in versions.rows_of(versions.latest_version(session)) if r["board"] == board}
+        )
+        # the first table's result taken away, or given another table's (legal) score on the board
+        post(session, director, board, replaced(rng.choice([None, *scores])))
+        summary = recompute_boards(event.pk, session.pk, [board])
+        assert summary["incremental"] is True
+        assert board in summary["boards"]
+        assert_stamps_truthful(session, rewritten=summary["boards"])
+        incremental = stored(event)
+        if rng.random() < 0.25:
+            compute.boards._LIVE.clear()  # sometimes the next change reaches a worker that has no state
+        recompute_event(event.pk, force=True)
+        assert stored(event) == incremental
+        assert_stamps_truthful(session, rewritten=boards)  # the full recompute stamps every row
+
+
+def published(callbacks):
+    """(task name, arguments) of the messages the transaction left for its commit."""
+    return [(c.task.name, c.args) for c in callbacks if hasattr(c, "task")]
+
+
+@pytest.mark.django_db
+def test_a_traveller_upload_requests_the_partial_recompute_of_its_board(
+    event, session, director, django_capture_on_commit_callbacks
+):
+    labels = sample.pair_labels(session)
+    lines = [
+        {"ns": labels[r["ns_id"]], "ew": labels[r["ew_id"]], "score": str(r["score"])}
+        for r in versions.rows_of(versions.latest_version(session))
+        if r["board"] == 4
+    ]
+    lines[0]["score"] = str(int(lines[0]["score"]) + 20)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        uploads.submit(session, uploads.FORM, user=director, board=4, lines=lines)
+    assert published(callbacks) == [("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, [4]))]
+    # run eagerly on commit (no broker in the tests): the board rescored alone, the full recompute's rows
+    assert set(
+        BoardScore.objects.filter(session=session).exclude(board=4).values_list("version", flat=True)
+    ) == {versions.latest_version(session).base_id}
+    assert_stamps_truthful(session, rewritten=[4])
+    incremental = stored(event)
+    recompute_event(event.pk, force=True)
+    assert stored(event) == incremental
+
+
+@pytest.mark.django_db
+def test_a_whole_file_requests_the_full_recompute(
+    event, session, director, django_capture_on_commit_callbacks
+):
+    text = sample.pbn_text(session, sample.play(session, random.Random(8)))
+    with django_capture_on_commit_callbacks() as callbacks:
+        uploads.submit(session, uploads.PBN, user=director, text=text)
+    assert published(callbacks) == [("bridge.tasks.recompute_pair_results", (event.pk,))]

@@ -243,13 +243,15 @@ def _rescore_boards(
     reads.computed_version = event_version  # what the stamp says once this commits
     live.event = reads
 
+    # Only the rescored boards' rows are written, stamped with this version; the other boards' rows keep the
+    # stamp of the version they were written from, whose results and scores for them are these ones (the
+    # session's stamp, SessionStanding.version, says which version the whole session reflects).
     board_rows = _board_scores(item, score, live.sources, rescored)
     scores = _table(BoardScore)
     marks = ", ".join(["%s"] * len(rescored)) or "NULL"
     bulk.execute_all(
         [
             (f"DELETE FROM {scores} WHERE session_id = %s AND board IN ({marks})", [session_id, *rescored]),
-            (f"UPDATE {scores} SET version_id = %s WHERE session_id = %s", [version.pk, session_id]),
             (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
             (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
         ]
