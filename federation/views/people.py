@@ -1,7 +1,7 @@
 """The list of clubs (a club's page is tournaments' views/clubs.py, the person page rankings' views/people.py:
 both read the events, which this bottom layer may not import)."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
 from ..models import Club, Federation
 
@@ -16,8 +16,3 @@ def club_list(request):
         "federation/club_list.html",
         {"clubs": clubs, "federations": Federation.objects.all(), "selected": fed},
     )
-
-
-def club_detail(request, pk):
-    club = get_object_or_404(Club.objects.select_related("federation", "region", "county"), pk=pk)
-    return render(request, "federation/club_detail.html", {"club": club})
