@@ -11,6 +11,12 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _english(client, settings):
+    """The pages' English text is asserted (the Hungarian catalogue is filled at merge time)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
 @pytest.fixture
 def club_with_events(bridge_club, mbsz, make_person):
     bridge_club.email = "titkar@bbe.hu"
