@@ -121,6 +121,7 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
                     "",
                     "",
                     None,
+                    "account",
                     search_key(f"{last} {first}"),
                 )
 
@@ -138,6 +139,7 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
                 "email",
                 "phone",
                 "user_id",
+                "mail_to",
                 "search_name",
             ],
             people(),

@@ -4,6 +4,7 @@ events; throttled per address; the navbar box on every page."""
 import datetime
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from federation.engine.text import search_key
@@ -99,3 +100,9 @@ def test_search_page_is_throttled_per_address(client, data, settings):
 def test_navbar_has_the_search_box(client, db):
     html = client.get(reverse("home")).content.decode()
     assert f'action="{reverse("search")}"' in html
+
+
+def test_a_typo_is_forgiven_on_postgresql(data):
+    if connection.vendor != "postgresql":
+        pytest.skip("trigram similarity needs PostgreSQL (pg_trgm)")
+    assert data["szekely"] in search("szekly arpad").people

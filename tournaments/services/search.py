@@ -49,12 +49,20 @@ def _matching(queryset: QuerySet, column: str, key: str, order: list[str], limit
         every_word &= Q(**{f"{column}__contains": word})
     if connection.vendor != "postgresql":
         return list(queryset.filter(every_word).order_by(*order)[:limit])
-    fuzzy = Q(**{f"{column}__trigram_word_similar": key}) if len(key) >= 3 else Q(pk__in=[])
-    return list(
-        queryset.filter(every_word | fuzzy)
-        .annotate(similarity=TrigramWordSimilarity(key, column))
-        .order_by("-similarity", *order)[:limit]
+    similarity = TrigramWordSimilarity(key, column)
+    hits = list(
+        queryset.filter(every_word).annotate(similarity=similarity).order_by("-similarity", *order)[:limit]
     )
+    if len(hits) < limit and len(key) >= 3:
+        # Near misses only when the exact words leave room: the fuzzy scan is the costly part.
+        fuzzy = (
+            queryset.filter(**{f"{column}__trigram_word_similar": key})
+            .exclude(pk__in=[hit.pk for hit in hits])
+            .annotate(similarity=similarity)
+            .order_by("-similarity", *order)[: limit - len(hits)]
+        )
+        hits.extend(fuzzy)
+    return hits
 
 
 def search(query: str, limit: int = LIMIT) -> Results:
