@@ -371,6 +371,15 @@ def search_pages(requests: int, seed: int) -> list[float]:
         f"search page server time over {requests} requests ({Person.objects.count():,} players): "
         f"p50 {statistics.median(times):.1f} ms, p95 {p95(times):.1f} ms, max {times[-1]:.1f} ms"
     )
+    home = []  # the same moment's baseline: the home page (base layout, no search)
+    for _ in range(50):
+        t0 = time.perf_counter()
+        client.get("/")
+        home.append((time.perf_counter() - t0) * 1000)
+    home.sort()
+    print(
+        f"baseline, home page over 50 requests: p50 {statistics.median(home):.1f} ms, p95 {p95(home):.1f} ms"
+    )
     return times
 
 
