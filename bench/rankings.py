@@ -5,7 +5,9 @@ Creates (or reuses) a scratch database, loads the data with COPY, then prints
 * the time to recompute every list of the federation (each year's annual list and the all-time list, one
   INSERT ... SELECT with window functions each), and
 * the server time of list pages (Django's test Client in-process, middleware included) over a mix of
-  filters, search and deep pages: p50 / p95 / max over the requests.
+  filters, search and deep pages: p50 / p95 / max over the requests, and
+* the server time of the portal's search page (/search/?q=) over players' names typed without accents,
+  in lower case, as prefixes and with a typo: p50 / p95 / max.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rank_bench python bench/rankings.py
     python bench/rankings.py --players 20000 --awards 400000 --requests 100 --reload
@@ -73,6 +75,7 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
     from django.db import connection, transaction
 
     from demo.federation import FEMALE_NAMES, LAST_NAMES, MALE_NAMES
+    from federation.engine.text import search_key
     from federation.models import Club, Federation
     from rankings.models import Award, AwardVersion
     from tournaments.models import Event
@@ -90,7 +93,13 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
             code="mbsz", name="Magyar Bridzs Szövetség", short_name="MBSz", game="bridge"
         )
         clubs = Club.objects.bulk_create(
-            Club(federation=fed, name=f"Bridzs Klub {i:03d}", city="Budapest") for i in range(1, 201)
+            Club(
+                federation=fed,
+                name=f"Bridzs Klub {i:03d}",
+                city="Budapest",
+                search_name=search_key(f"Bridzs Klub {i:03d} Budapest"),
+            )
+            for i in range(1, 201)
         )
         club_ids = [c.pk for c in clubs]
         pcur = connection.connection.cursor()  # the psycopg cursor, for COPY
@@ -100,10 +109,11 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
                 female = rng.random() < 0.4
                 first = rng.choice(FEMALE_NAMES if female else MALE_NAMES)
                 birth = datetime.date(rng.randint(1935, 2010), rng.randint(1, 12), rng.randint(1, 28))
+                last = rng.choice(LAST_NAMES)
                 yield (
                     pid,
                     first,
-                    rng.choice(LAST_NAMES),
+                    last,
                     birth,
                     "F" if female else "M",
                     "HU",
@@ -111,6 +121,8 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
                     "",
                     "",
                     None,
+                    "account",
+                    search_key(f"{last} {first}"),
                 )
 
         copy_rows(
@@ -127,6 +139,8 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
                 "email",
                 "phone",
                 "user_id",
+                "mail_to",
+                "search_name",
             ],
             people(),
         )
@@ -145,6 +159,7 @@ def load(players: int, awards: int, events: int, seed: int) -> None:
             Event(
                 federation=fed,
                 title=f"Verseny {i}",
+                search_title=f"verseny {i}",
                 format="pairs",
                 start_date=datetime.date(years[i % len(years)], 1 + i % 12, 1 + i % 28),
                 status="approved",
@@ -317,6 +332,57 @@ def pages(requests: int, seed: int) -> list[float]:
     return times
 
 
+def search_pages(requests: int, seed: int) -> list[float]:
+    """The search page over names as people type them: unaccented, lower case, prefixes, a typo."""
+    from django.conf import settings
+    from django.test import Client
+
+    from federation.engine.text import search_key
+    from federation.models import Person
+
+    settings.SEARCH_THROTTLE_PER_MINUTE = 10**9  # one client address sends every request
+    rng = random.Random(seed)
+    client = Client()
+    names = list(Person.objects.order_by("?").values_list("last_name", "first_name")[:200])
+
+    def query():
+        last, first = rng.choice(names)
+        roll = rng.random()
+        if roll < 0.3:
+            return search_key(last)  # "szekely"
+        if roll < 0.6:
+            return f"{search_key(last)} {search_key(first)[:3]}"  # "kovacs an"
+        if roll < 0.8:
+            return last[:4]  # a prefix, accented
+        word = search_key(last)
+        return word[:2] + word[3:] if len(word) > 4 else word  # a letter left out: "szkely"
+
+    for _ in range(10):
+        client.get("/search/", {"q": query()})
+    times = []
+    for _ in range(requests):
+        q = query()
+        t0 = time.perf_counter()
+        response = client.get("/search/", {"q": q})
+        times.append((time.perf_counter() - t0) * 1000)
+        assert response.status_code == 200, (q, response.status_code)
+    times.sort()
+    print(
+        f"search page server time over {requests} requests ({Person.objects.count():,} players): "
+        f"p50 {statistics.median(times):.1f} ms, p95 {p95(times):.1f} ms, max {times[-1]:.1f} ms"
+    )
+    home = []  # the same moment's baseline: the home page (base layout, no search)
+    for _ in range(50):
+        t0 = time.perf_counter()
+        client.get("/")
+        home.append((time.perf_counter() - t0) * 1000)
+    home.sort()
+    print(
+        f"baseline, home page over 50 requests: p50 {statistics.median(home):.1f} ms, p95 {p95(home):.1f} ms"
+    )
+    return times
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -327,6 +393,7 @@ def main(argv=None):
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--reload", action="store_true", help="load the data again even if it is there")
+    parser.add_argument("--search-only", action="store_true", help="time only the search page")
     args = parser.parse_args(argv)
 
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
@@ -342,8 +409,10 @@ def main(argv=None):
     if args.reload or Award.objects.count() != args.awards // args.events * args.events:
         load(args.players, args.awards, args.events, args.seed)
     print(f"machine: {os.cpu_count()} CPUs, load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    recompute()
-    pages(args.requests, args.seed)
+    if not args.search_only:
+        recompute()
+        pages(args.requests, args.seed)
+    search_pages(args.requests, args.seed)
     print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.postgres",  # trigram lookups of the search (tournaments/services/search.py)
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -152,6 +153,8 @@ ACCOUNT_THROTTLE_LIMITS = {
     "register_ip": env.int("REGISTRATIONS_PER_IP", default=10),
     "register_address": env.int("REGISTRATIONS_PER_ADDRESS", default=3),
 }
+# The search page (/search/) per client address and minute: it lists names, so it is not left open to scraping.
+SEARCH_THROTTLE_PER_MINUTE = env.int("SEARCH_THROTTLE_PER_MINUTE", default=60)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -7,6 +7,7 @@ from federation.api import MeView
 from federation.views.accounts import PasswordResetView
 from federation.views.audit import audit_log
 from federation.views.outbox import outbox
+from rankings.views.people import my_page, person_detail
 from tournaments.views.home import home
 
 from .api import router
@@ -48,6 +49,8 @@ urlpatterns = [
     path("audit/", audit_log, name="audit_log"),
     path("outbox/", outbox, name="outbox"),
     path("", home, name="home"),
+    path("people/<int:pk>/", person_detail, name="person_detail"),
+    path("me/", my_page, name="my_page"),
     path("", include("federation.urls")),
     path("", include("tournaments.urls")),
     path("bridge/", include("bridge.urls")),

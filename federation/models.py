@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .engine import age
+from .engine import age, text
 
 
 class Federation(models.Model):
@@ -78,6 +78,9 @@ class Club(models.Model):
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     website = models.URLField(_("website"), blank=True)
     is_active = models.BooleanField(_("active"), default=True)
+    search_name = models.CharField(
+        max_length=260, blank=True, editable=False
+    )  # name, short name, city folded
 
     class Meta:
         ordering = ["name"]
@@ -86,6 +89,12 @@ class Club(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.search_name = text.search_key(" ".join(filter(None, [self.name, self.short_name, self.city])))
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
+        super().save(*args, **kwargs)
 
 
 class Person(models.Model):
@@ -115,6 +124,9 @@ class Person(models.Model):
     mail_to = models.CharField(
         _("send e-mail to"), max_length=10, choices=MAIL_TO_CHOICES, default=MAIL_TO_ACCOUNT
     )
+    # "last first" folded by federation.engine.text.search_key on every save (the search's column; on
+    # PostgreSQL a trigram index, migration 0007). Bulk writes must fill it themselves.
+    search_name = models.CharField(max_length=201, blank=True, editable=False)
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -125,6 +137,12 @@ class Person(models.Model):
     def __str__(self):
         # Hungarian order: family name first.
         return f"{self.last_name} {self.first_name}"
+
+    def save(self, *args, **kwargs):
+        self.search_name = text.search_key(f"{self.last_name} {self.first_name}")
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
+        super().save(*args, **kwargs)
 
     @property
     def full_name(self):

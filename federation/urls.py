@@ -15,6 +15,4 @@ urlpatterns = [
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/token/", accounts.api_token, name="api_token"),
     path("clubs/", people.club_list, name="club_list"),
-    path("clubs/<int:pk>/", people.club_detail, name="club_detail"),
-    path("people/<int:pk>/", people.person_detail, name="person_detail"),
 ]

@@ -61,6 +61,9 @@ class FinalPlacing:
     points: Decimal | int | None = None  # ulti: table points (season tables)
     forint: int | None = None  # ulti: forint result, the second criterion
     name: str = ""  # team name, shown in the team championship table
+    score: str = (
+        ""  # the entry's score as its results page shows it ("57,32%", "112 VP"), for the player page
+    )
 
 
 @dataclass(frozen=True)

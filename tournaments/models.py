@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.engine.text import search_key
 from federation.immutable import AppendOnly
 from federation.models import Club, Federation, Person, Region
 
@@ -193,6 +194,8 @@ class Event(models.Model):
         _("appeal deadline (minutes after the session)"), default=30
     )
     appeal_deposit = models.PositiveIntegerField(_("appeal deposit (Ft)"), default=0)
+    # The title and venue folded by federation.engine.text.search_key on every save (the search's column).
+    search_title = models.CharField(max_length=420, blank=True, editable=False)
 
     class Meta:
         ordering = ["start_date", "title"]
@@ -202,6 +205,12 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.title} ({self.start_date:%Y-%m-%d})"
+
+    def save(self, *args, **kwargs):
+        self.search_title = search_key(f"{self.title} {self.venue}")
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_title"}
+        super().save(*args, **kwargs)
 
     def clean(self):
         errors = {}

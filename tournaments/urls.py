@@ -1,8 +1,10 @@
 from django.urls import path
 
-from .views import announcements, calendar, entries, ledger
+from .views import announcements, calendar, clubs, entries, ledger, search
 
 urlpatterns = [
+    path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
+    path("search/", search.search_page, name="search"),
     path("calendar/", calendar.calendar, name="calendar"),
     path("calendar/<int:year>/", calendar.calendar, name="calendar_year"),
     path("calendar/<int:year>/<int:month>/", calendar.calendar, name="calendar_month"),

@@ -43,7 +43,14 @@ def bridge_pair_result(event):
         )
         key = f"entry-{pair.entry_id}" if pair.entry_id else f"pair-{pair.pk}"
         placings.append(
-            FinalPlacing(key, standing.place_from, standing.place_to, players, name=pair.display_name)
+            FinalPlacing(
+                key,
+                standing.place_from,
+                standing.place_to,
+                players,
+                name=pair.display_name,
+                score=f"{standing.percentage}%".replace(".", ","),
+            )
         )
     version = max(s.event_version for s in standings)
     return EventResult(

@@ -1,8 +1,9 @@
-"""The public pages of clubs and members."""
+"""The list of clubs (a club's page is tournaments' views/clubs.py, the person page rankings' views/people.py:
+both read the events, which this bottom layer may not import)."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
-from ..models import Club, Federation, Person
+from ..models import Club, Federation
 
 
 def club_list(request):
@@ -14,20 +15,4 @@ def club_list(request):
         request,
         "federation/club_list.html",
         {"clubs": clubs, "federations": Federation.objects.all(), "selected": fed},
-    )
-
-
-def club_detail(request, pk):
-    club = get_object_or_404(Club.objects.select_related("federation", "region", "county"), pk=pk)
-    return render(request, "federation/club_detail.html", {"club": club})
-
-
-def person_detail(request, pk):
-    person = get_object_or_404(Person, pk=pk)
-    show_private = request.user.has_perm("federation.view_person_private", person)
-    memberships = person.memberships.select_related("federation", "club")
-    return render(
-        request,
-        "federation/person_detail.html",
-        {"person": person, "memberships": memberships, "show_private": show_private},
     )

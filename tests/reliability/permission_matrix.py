@@ -160,6 +160,7 @@ PAGES = {
     "manage_entries": {"GET": ORGANISERS_AND_DIRECTOR, "POST": ORGANISERS_AND_DIRECTOR},
     "member_request": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "my_entries": {"GET": LOGGED_IN, "POST": LOGGED_IN},
+    "my_page": {"GET": LOGGED_IN},
     "organiser_events": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "outbox": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},  # federation staff: their own mail
     "password_change": {"GET": LOGGED_IN, "POST": LOGGED_IN},
@@ -170,6 +171,7 @@ PAGES = {
     "password_reset_done": {"GET": PUBLIC},
     "person_detail": {"GET": PUBLIC},
     "profile": {"GET": LOGGED_IN, "POST": LOGGED_IN},
+    "search": {"GET": PUBLIC},
     "rankings": {"GET": PUBLIC},
     "rankings_confirm": {"GET": NOBODY, "POST": {"superuser"}},
     "rankings_decline": {"GET": NOBODY, "POST": {"superuser"}},

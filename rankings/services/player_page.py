@@ -1,0 +1,165 @@
+"""What a player's page shows: every event he played in either federation with his place, score and
+masterpoints / rating change, his masterpoints by year, and (for himself and the staff) his open entries,
+waiting-list positions, suspensions and licences.
+
+The places come from the games' published final results (``rankings.sources.result_for``), so this app
+needs no game app: an event counts as played when the player was in one of its entries or holds an award
+from it, and its result is shown once its game's source has a final result.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Q, Sum
+
+from federation.models import Federation, Licence, Person, Suspension
+from tournaments.models import Entry, EntryMember, Event, public_events_q
+
+from .. import sources
+from ..models import Award, RatingHistory
+
+# The player page lists this many of the latest events; the rankings page of each federation has the rest.
+EVENT_LIMIT = 100
+
+
+@dataclass
+class PlayedEvent:
+    event: Event
+    place_from: int | None = None
+    place_to: int | None = None
+    field_size: int | None = None
+    score: str = ""
+    masterpoints: Decimal | None = None
+    rating: int | None = None
+    rating_change: int | None = None
+
+    @property
+    def place(self) -> str:
+        if self.place_from is None:
+            return ""
+        if self.place_to and self.place_to != self.place_from:
+            return f"{self.place_from}–{self.place_to}."
+        return f"{self.place_from}."
+
+
+@dataclass
+class YearPoints:
+    federation: Federation
+    year: int
+    points: Decimal
+    running_total: Decimal
+
+
+def _placing_of(result, person_id):
+    for placing in result.placings:
+        if any(share.person_id == person_id for share in placing.players):
+            return placing
+    return None
+
+
+def _score(placing) -> str:
+    if placing.score:
+        return placing.score
+    if placing.points is not None:
+        return str(placing.points).replace(".", ",")
+    return ""
+
+
+def played_events(person: Person, limit: int = EVENT_LIMIT) -> list[PlayedEvent]:
+    """The public events the person played, latest first, with what their final results say of him."""
+    entered = EntryMember.objects.filter(person=person, entry__status=Entry.Status.ACTIVE).values(
+        "entry__event_id"
+    )
+    awarded = Award.objects.filter(person=person, is_current=True).values("event_id")
+    events = list(
+        Event.objects.filter(Q(pk__in=entered) | Q(pk__in=awarded))
+        .filter(public_events_q())
+        .exclude(status=Event.Status.CANCELLED)
+        .filter(start_date__lte=datetime.date.today())
+        .select_related("federation", "club")
+        .order_by("-start_date", "-pk")[:limit]
+    )
+    ids = [e.pk for e in events]
+    points = dict(
+        Award.objects.filter(person=person, is_current=True, event_id__in=ids)
+        .values("event_id")
+        .annotate(total=Sum("amount"))
+        .values_list("event_id", "total")
+    )
+    ratings: dict[int, tuple[int, int | None]] = {}
+    previous: dict[int, int] = {}
+    for row in RatingHistory.objects.filter(person=person).order_by("federation_id", "date", "event_id"):
+        before = previous.get(row.federation_id)
+        ratings[row.event_id] = (row.display, None if before is None else row.display - before)
+        previous[row.federation_id] = row.display
+    played = []
+    for event in events:
+        item = PlayedEvent(event=event, masterpoints=points.get(event.pk))
+        if event.pk in ratings:
+            item.rating, item.rating_change = ratings[event.pk]
+        result = sources.result_for(event)
+        placing = _placing_of(result, person.pk) if result is not None else None
+        if placing is not None:
+            item.place_from, item.place_to = placing.place_from, placing.place_to
+            item.field_size = result.field_size
+            item.score = _score(placing)
+        played.append(item)
+    return played
+
+
+def masterpoints_by_year(person: Person) -> list[YearPoints]:
+    """The person's current masterpoints per federation and year with the all-time running total."""
+    rows = (
+        Award.objects.filter(person=person, is_current=True)
+        .values("federation_id", "year")
+        .annotate(points=Sum("amount"))
+        .order_by("federation_id", "year")
+    )
+    federations = {f.pk: f for f in Federation.objects.all()}
+    out: list[YearPoints] = []
+    running: dict[int, Decimal] = {}
+    for row in rows:
+        total = running.get(row["federation_id"], Decimal(0)) + row["points"]
+        running[row["federation_id"]] = total
+        out.append(YearPoints(federations[row["federation_id"]], row["year"], row["points"], total))
+    return out
+
+
+def open_entries(person: Person, today: datetime.date | None = None) -> list[dict]:
+    """Entries in events not yet over, with the waiting-list position of a waiting one."""
+    today = today or datetime.date.today()
+    members = (
+        EntryMember.objects.filter(
+            person=person, entry__status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING]
+        )
+        .filter(
+            Q(entry__event__end_date__gte=today)
+            | Q(entry__event__end_date__isnull=True, entry__event__start_date__gte=today)
+        )
+        .select_related("entry__event__federation")
+        .order_by("entry__event__start_date")
+    )
+    return [
+        {"entry": m.entry, "event": m.entry.event, "waiting_position": m.entry.waiting_position()}
+        for m in members
+    ]
+
+
+def private_facts(person: Person, today: datetime.date | None = None) -> dict:
+    """Suspensions and licences: for the person himself and the staff only."""
+    today = today or datetime.date.today()
+    suspensions = list(Suspension.objects.filter(person=person).select_related("federation"))
+    for suspension in suspensions:
+        suspension.active = suspension.covers(today)
+    ulti_memberships = person.memberships.filter(federation__game=Federation.ULTI, is_active=True)
+    licences = Licence.objects.filter(person=person).select_related("federation").order_by("-year")
+    return {
+        "suspensions": suspensions,
+        "licences": list(licences),
+        "needs_licence_status": ulti_memberships.exists(),
+        "licence_this_year": licences.filter(year=today.year).first(),
+        "year": today.year,
+    }
