@@ -36,3 +36,15 @@ class UltiConfig(AppConfig):
         from .engine.rulesets import ruleset_keys
 
         register_rule_sets(ruleset_keys)
+
+        # The results index and the event page link ulti events to their results page.
+        from tournaments.models import Event
+        from tournaments.results_pages import register_results_page
+
+        from .models import Round
+
+        register_results_page(
+            [Event.Format.ULTI_INDIVIDUAL, Event.Format.ULTI_TEAM, Event.Format.SPORT_ULTI],
+            "ulti_event",
+            lambda: Round.objects.filter(published_at__isnull=False).values("group__stage__event_id"),
+        )

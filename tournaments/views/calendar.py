@@ -14,7 +14,7 @@ from config.query import DATE_PART_RANGES
 from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
-from .. import ical
+from .. import ical, results_pages
 from ..engine import fees
 from ..filters import CalendarFilter
 from ..models import Entry, EntryMember, Event
@@ -126,6 +126,8 @@ def event_detail(request, pk):
         "gaps": workflow.announcement_gaps(event)
         if can["change"] and status != Event.Status.APPROVED
         else [],
+        # Each format's own results page (tournaments.results_pages); none for a format nothing scores yet.
+        "results_url": results_pages.results_url(event),
         "open": event.is_open_for_entry(),
         "places_left": event.places_left(),
         "history": event.changes.select_related("user") if can["history"] else [],
@@ -136,18 +138,28 @@ def event_detail(request, pk):
     return render(request, "tournaments/event_detail.html", context)
 
 
-def _feed(request, events, name):
-    events = (
-        events.filter(status=Event.Status.APPROVED, start_date__year__gte=timezone.localdate().year - 1)
-        .select_related("federation", "club")
-        .prefetch_related("sessions", "changes")
-    )
+def _ics(request, events, name, filename="versenynaptar.ics"):
     body = ical.build(
-        events, name=name, url_of=lambda e: request.build_absolute_uri(reverse("event_detail", args=[e.pk]))
+        events.select_related("federation", "club").prefetch_related("sessions", "changes"),
+        name=name,
+        url_of=lambda e: request.build_absolute_uri(reverse("event_detail", args=[e.pk])),
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="versenynaptar.ics"'
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+def _feed(request, events, name):
+    events = events.filter(status=Event.Status.APPROVED, start_date__year__gte=timezone.localdate().year - 1)
+    return _ics(request, events, name)
+
+
+def event_ics(request, pk):
+    """One approved event as an iCalendar file (the event page's "Add to calendar")."""
+    event = event_or_deny(request, pk)
+    if event.status != Event.Status.APPROVED:
+        raise Http404
+    return _ics(request, Event.objects.filter(pk=event.pk), event.title, f"verseny-{event.pk}.ics")
 
 
 def calendar_ics(request):
