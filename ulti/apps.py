@@ -2,6 +2,14 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
+# The built-in rule sets' names as people call them (tournaments.rule_sets shows them instead of the keys).
+RULE_SET_NAMES = {"mausz": _("MAUSZ 2013"), "szolnok": _("Szolnok club rules")}
+
+
+def rule_set_names():
+    return RULE_SET_NAMES
+
+
 class UltiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ulti"
@@ -35,7 +43,7 @@ class UltiConfig(AppConfig):
 
         from .engine.rulesets import ruleset_keys
 
-        register_rule_sets(ruleset_keys)
+        register_rule_sets(ruleset_keys, rule_set_names)
 
         # The results index and the event page link ulti events to their results page.
         from tournaments.models import Event

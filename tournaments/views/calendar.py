@@ -15,11 +15,12 @@ from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
 from .. import ical, results_pages
+from ..rule_sets import rule_set_name
 from ..engine import fees
 from ..filters import CalendarFilter
 from ..models import Entry, EntryMember, Event
 from ..queries import public_events
-from ..services import ledger, workflow
+from ..services import history, ledger, workflow
 from ..services.entries import can_withdraw
 from .common import event_or_deny
 
@@ -128,9 +129,12 @@ def event_detail(request, pk):
         else [],
         # Each format's own results page (tournaments.results_pages); none for a format nothing scores yet.
         "results_url": results_pages.results_url(event),
+        "rule_set_name": rule_set_name(event.rule_set),
         "open": event.is_open_for_entry(),
         "places_left": event.places_left(),
-        "history": event.changes.select_related("user") if can["history"] else [],
+        "history": [(c, history.readable_changes(c)) for c in event.changes.select_related("user")]
+        if can["history"]
+        else [],
         "directors": Role.objects.filter(kind=Role.DIRECTOR, event=event).select_related("user")
         if can["manage"]
         else [],
