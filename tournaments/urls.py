@@ -16,6 +16,7 @@ urlpatterns = [
     path("calendar/club/<int:pk>.ics", calendar.calendar_ics_club, name="calendar_ics_club"),
     path("calendar/region/<int:pk>.ics", calendar.calendar_ics_region, name="calendar_ics_region"),
     path("events/manage/", announcements.organiser_events, name="organiser_events"),
+    path("events/review/", announcements.approval_queue, name="approval_queue"),
     path("events/new/", announcements.event_create, name="event_create"),
     path("events/<int:pk>/", calendar.event_detail, name="event_detail"),
     path("events/<int:pk>/event.ics", calendar.event_ics, name="event_ics"),

@@ -128,7 +128,7 @@ def event_detail(request, pk):
         if can["change"] and status != Event.Status.APPROVED
         else [],
         # Each format's own results page (tournaments.results_pages); none for a format nothing scores yet.
-        "results_url": results_pages.results_url(event),
+        "event_results_url": results_pages.results_url(event),
         "rule_set_name": rule_set_name(event.rule_set),
         "open": event.is_open_for_entry(),
         "places_left": event.places_left(),
