@@ -111,7 +111,9 @@ class EventForm(forms.ModelForm):
         offered = set(scored_formats())
         if self.instance.pk:
             offered.add(self.instance.format)
-        self.fields["format"].choices = [c for c in self.fields["format"].choices if not c[0] or c[0] in offered]
+        self.fields["format"].choices = [
+            c for c in self.fields["format"].choices if not c[0] or c[0] in offered
+        ]
 
     def sections(self):
         return [(title, [self[name] for name in names]) for title, names in self.SECTIONS]

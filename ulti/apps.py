@@ -1,7 +1,6 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-
 # The built-in rule sets' names as people call them (tournaments.rule_sets shows them instead of the keys).
 RULE_SET_NAMES = {"mausz": _("MAUSZ 2013"), "szolnok": _("Szolnok club rules")}
 

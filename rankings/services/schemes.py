@@ -16,7 +16,6 @@ from ..models import AwardScheme
 from . import jobs
 from .state import state_for_update
 
-
 # The note of version 1; pages show it as gettext("Default scheme") (see `scheme_note`).
 DEFAULT_NOTE = "Default scheme (docs/masterpoints.md)"
 

@@ -14,7 +14,6 @@ from ..forms import ClassRuleFormSet, QualificationFormSet, SchemeMetaForm, rule
 from ..models import AwardScheme
 from ..services.schemes import change_scheme, current_scheme, scheme_note
 
-
 CLASS_LABELS = dict(Event.EventClass.choices)
 
 

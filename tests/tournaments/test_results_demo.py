@@ -1,8 +1,11 @@
 """The seeded demo shows every scored format in the results index, each row linking to its own page."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.conftest import seeded_demo
 from tournaments import results_pages
@@ -26,8 +29,6 @@ def demo(django_db_setup, django_db_blocker):
 
 
 def rows(html):
-    import re
-
     return re.findall(r'<tr data-format="([a-z_]+)">.*?<a href="([^"]+)">', html, re.S)
 
 
@@ -42,7 +43,7 @@ def test_demo_shows_every_format_in_the_results_index(demo):
         html = client.get(reverse("results"), {"page": number}).content.decode()
         for fmt, url in rows(html):
             found.setdefault(fmt, url)
-        if 'page=' + str(number + 1) not in html:
+        if "page=" + str(number + 1) not in html:
             break
         number += 1
     assert set(found) == set(PAGE_OF), found
@@ -64,8 +65,6 @@ def test_demo_index_filters_by_format_and_federation(demo):
 
 
 def test_demo_home_lists_coming_events_and_latest_results(demo):
-    from django.utils import timezone
-
     html = Client().get(reverse("home")).content.decode()
     assert 'id="latest-results"' in html
     upcoming = html.split('id="upcoming-events"')[1].split("</ul>")[0]

@@ -5,7 +5,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from bridge.models import PairSession
 from federation.models import Role
@@ -32,7 +32,9 @@ def published_teams(event):
 def published_ulti(event):
     stage = Stage.objects.create(event=event, number=1, system=Stage.System.SWISS, rounds=3)
     group = Group.objects.create(stage=stage)
-    UltiRound.objects.create(group=group, number=1, method=UltiRound.Method.SWISS, published_at=timezone.now())
+    UltiRound.objects.create(
+        group=group, number=1, method=UltiRound.Method.SWISS, published_at=timezone.now()
+    )
     return event
 
 
@@ -42,11 +44,15 @@ def results(make_event, mausz, ulti_club, today):
     ulti = dict(federation=mausz, club=ulti_club, event_class=Event.EventClass.RATING, start_date=past)
     return {
         "pairs": published_pairs(make_event(title="Páros eredmény", start_date=past)),
-        "teams": published_teams(make_event(title="Csapat eredmény", format=Event.Format.TEAMS, start_date=past)),
+        "teams": published_teams(
+            make_event(title="Csapat eredmény", format=Event.Format.TEAMS, start_date=past)
+        ),
         "ulti_individual": published_ulti(
             make_event(title="Ulti egyéni eredmény", format=Event.Format.ULTI_INDIVIDUAL, **ulti)
         ),
-        "ulti_team": published_ulti(make_event(title="Ulti csapat eredmény", format=Event.Format.ULTI_TEAM, **ulti)),
+        "ulti_team": published_ulti(
+            make_event(title="Ulti csapat eredmény", format=Event.Format.ULTI_TEAM, **ulti)
+        ),
         "sport_ulti": published_ulti(
             make_event(title="Sportulti eredmény", format=Event.Format.SPORT_ULTI, **ulti)
         ),
@@ -96,7 +102,9 @@ def test_index_hides_unpublished_and_non_public_events(client, make_event, resul
 def test_home_lists_coming_events_from_today_and_latest_results(client, make_event, results, today):
     old = make_event(title="Régi verseny", start_date=today - datetime.timedelta(days=400))
     running = make_event(
-        title="Ma is tart", start_date=today - datetime.timedelta(days=1), end_date=today + datetime.timedelta(1)
+        title="Ma is tart",
+        start_date=today - datetime.timedelta(days=1),
+        end_date=today + datetime.timedelta(1),
     )
     on_today = make_event(title="Mai verseny", start_date=today)
     later = make_event(title="Későbbi verseny", start_date=today + datetime.timedelta(days=5))
@@ -160,7 +168,9 @@ def test_navbar_entries_by_role(client, make_user, club_admin, staff_mbsz, make_
         if user:
             client.force_login(user)
         html = nav(client)
-        shown = {name for name in ("organiser_events", "event_create", "approval_queue") if reverse(name) in html}
+        shown = {
+            name for name in ("organiser_events", "event_create", "approval_queue") if reverse(name) in html
+        }
         assert shown == expected, (user, shown)
         # Whatever is offered can be followed.
         for name in shown:
@@ -214,10 +224,22 @@ def test_history_shows_labels_and_local_times(client, make_event, club_admin, ma
         details={"entry_deadline": ["2026-03-01 09:00:00+00:00", None], "capacity": [10, 12]},
     )
     history.record(event, club_admin, history.EventChange.Action.DIRECTOR, details={"director": "vezeto"})
-    rows = history.readable_changes(change)
+    with translation.override("en"):
+        rows = history.readable_changes(change)
     with_labels = {label.lower(): (old, new) for label, old, new in rows}
     assert with_labels["entry deadline"] == ("2026. 03. 01. 10:00", "—")  # Europe/Budapest, winter time
     client.force_login(club_admin)
     html = client.get(reverse("event_detail", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "vezeto" in html and "v → e" not in html and "<code>entry_deadline</code>" not in html
     assert "2026. 03. 01. 10:00" in html
+
+
+def test_scheme_page_shows_labels_not_keys(client, mbsz, mausz):
+    for federation, keys in ((mbsz, ("announced", "championship")), (mausz, ("nub_final", "sport_ulti"))):
+        html = client.get(reverse("rankings_scheme", args=[federation.code]), HTTP_ACCEPT_LANGUAGE="en")
+        assert html.status_code == 200
+        text = html.content.decode()
+        cells = re.findall(r"<tr>\s*<td>([^<]+)</td>", text)
+        assert cells and not set(keys) & set(cells), cells
+        assert str(Event.EventClass(keys[0]).label) in cells
+        assert "docs/masterpoints.md" not in text

@@ -145,6 +145,7 @@ def event_assign_director(request, pk):
 
 
 @login_required
+@require_http_methods(["GET"])
 def approval_queue(request):
     """Federation staff: the announcements waiting for their federation's decision (VSz 4)."""
     check(request, "tournaments.review_event", None)

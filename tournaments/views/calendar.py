@@ -15,11 +15,11 @@ from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
 from .. import ical, results_pages
-from ..rule_sets import rule_set_name
 from ..engine import fees
 from ..filters import CalendarFilter
 from ..models import Entry, EntryMember, Event
 from ..queries import public_events
+from ..rule_sets import rule_set_name
 from ..services import history, ledger, workflow
 from ..services.entries import can_withdraw
 from .common import event_or_deny
