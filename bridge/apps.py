@@ -29,3 +29,16 @@ class BridgeConfig(AppConfig):
         from results.page_cache import bump_event_on
 
         bump_event_on("bridge.PairSession")
+
+        # The results index and the event page link pair events to their results page (tournaments knows no
+        # game app).
+        from tournaments.models import Event
+        from tournaments.results_pages import register_results_page
+
+        from .models import PairSession
+
+        register_results_page(
+            [Event.Format.PAIRS],
+            "bridge_event",
+            lambda: PairSession.objects.filter(published_at__isnull=False).values("event_id"),
+        )

@@ -3,7 +3,7 @@ from django.urls import path
 from .views import dealing, decisions, director, players, program_check, public
 
 urlpatterns = [
-    path("", public.results_index, name="results"),
+    path("", public.results_index, name="bridge_results"),
     path("events/<int:pk>/", public.event_page, name="bridge_event"),
     path("events/<int:pk>/setup/", director.event_setup, name="bridge_setup"),
     path("events/<int:pk>/corrections/", director.corrections_queue, name="bridge_corrections"),

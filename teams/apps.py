@@ -24,3 +24,15 @@ class TeamsConfig(AppConfig):
         from results.page_cache import bump_event_on
 
         bump_event_on("teams.Round")
+
+        # The results index and the event page link team events to their results page.
+        from tournaments.models import Event
+        from tournaments.results_pages import register_results_page
+
+        from .models import Round
+
+        register_results_page(
+            [Event.Format.TEAMS],
+            "teams_event",
+            lambda: Round.objects.filter(published_at__isnull=False).values("event_id"),
+        )

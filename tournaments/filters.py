@@ -79,3 +79,17 @@ class CalendarFilter(EventFilter):
         super().__init__(*args, **kwargs)
         self.filters.pop("year")
         self.filters.pop("month")
+
+
+class ResultsFilter(EventFilter):
+    """The results index: by year, federation, club and format (only the formats that have results pages)."""
+
+    class Meta(EventFilter.Meta):
+        fields = ["year", "federation", "club", "event_format"]
+
+    def __init__(self, *args, formats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("region", "event_class", "division", "open", "month"):
+            self.filters.pop(name)
+        scored = [choice for choice in Event.Format.choices if choice[0] in formats]
+        self.filters["event_format"].extra["choices"] = scored

@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from federation.models import Club, Federation, Role
 
 from .models import Division, Event, Session
-from .rule_sets import known_rule_sets
+from .results_pages import scored_formats
+from .rule_sets import rule_set_choices
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -104,7 +105,15 @@ class EventForm(forms.ModelForm):
             for name in ("start_date", "end_date"):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Use 'Move date' to change it; entrants are notified.")
-        self.rule_sets = known_rule_sets()
+        self.rule_sets = rule_set_choices()
+        # Only the formats something scores (tournaments.results_pages): bridge individual events are not
+        # offered until individual scoring exists; an existing event keeps its own format.
+        offered = set(scored_formats())
+        if self.instance.pk:
+            offered.add(self.instance.format)
+        self.fields["format"].choices = [
+            c for c in self.fields["format"].choices if not c[0] or c[0] in offered
+        ]
 
     def sections(self):
         return [(title, [self[name] for name in names]) for title, names in self.SECTIONS]

@@ -38,6 +38,11 @@ rules.add_perm("tournaments.change_event", is_organiser)
 rules.add_perm("tournaments.cancel_event", is_organiser)
 rules.add_perm("tournaments.assign_director", is_organiser)
 rules.add_perm("tournaments.review_event", is_superuser | is_federation_staff)
+# Without an object: whether the navbar offers "My events" (the events the user directs or whose club he
+# administers) and the approval queue ("tournaments.review_event").
+rules.add_perm(
+    "tournaments.view_own_events", is_superuser | is_federation_staff | is_club_admin | is_event_director
+)
 rules.add_perm("tournaments.view_history", runs_entries)
 rules.add_perm("tournaments.manage_entries", runs_entries)
 rules.add_perm("tournaments.view_fee_ledger", runs_entries)

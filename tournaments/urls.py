@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import announcements, calendar, clubs, entries, ledger, search
+from .views import announcements, calendar, clubs, entries, ledger, results, search
 
 urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
@@ -8,6 +8,7 @@ urlpatterns = [
     path("calendar/", calendar.calendar, name="calendar"),
     path("calendar/<int:year>/", calendar.calendar, name="calendar_year"),
     path("calendar/<int:year>/<int:month>/", calendar.calendar, name="calendar_month"),
+    path("results/", results.results_index, name="results"),
     path("calendar.ics", calendar.calendar_ics, name="calendar_ics"),
     path(
         "calendar/federation/<slug:code>.ics",
@@ -17,8 +18,10 @@ urlpatterns = [
     path("calendar/club/<int:pk>.ics", calendar.calendar_ics_club, name="calendar_ics_club"),
     path("calendar/region/<int:pk>.ics", calendar.calendar_ics_region, name="calendar_ics_region"),
     path("events/manage/", announcements.organiser_events, name="organiser_events"),
+    path("events/review/", announcements.approval_queue, name="approval_queue"),
     path("events/new/", announcements.event_create, name="event_create"),
     path("events/<int:pk>/", calendar.event_detail, name="event_detail"),
+    path("events/<int:pk>/event.ics", calendar.event_ics, name="event_ics"),
     path("events/<int:pk>/edit/", announcements.event_edit, name="event_edit"),
     path("events/<int:pk>/submit/", announcements.event_step, {"step": "submit"}, name="event_submit"),
     path("events/<int:pk>/propose/", announcements.event_step, {"step": "propose"}, name="event_propose"),

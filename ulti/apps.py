@@ -1,6 +1,13 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+# The built-in rule sets' names as people call them (tournaments.rule_sets shows them instead of the keys).
+RULE_SET_NAMES = {"mausz": _("MAUSZ 2013"), "szolnok": _("Szolnok club rules")}
+
+
+def rule_set_names():
+    return RULE_SET_NAMES
+
 
 class UltiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -35,4 +42,16 @@ class UltiConfig(AppConfig):
 
         from .engine.rulesets import ruleset_keys
 
-        register_rule_sets(ruleset_keys)
+        register_rule_sets(ruleset_keys, rule_set_names)
+
+        # The results index and the event page link ulti events to their results page.
+        from tournaments.models import Event
+        from tournaments.results_pages import register_results_page
+
+        from .models import Round
+
+        register_results_page(
+            [Event.Format.ULTI_INDIVIDUAL, Event.Format.ULTI_TEAM, Event.Format.SPORT_ULTI],
+            "ulti_event",
+            lambda: Round.objects.filter(published_at__isnull=False).values("group__stage__event_id"),
+        )

@@ -7,6 +7,7 @@ import datetime
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from federation.models import Federation
 
@@ -14,6 +15,14 @@ from ..engine import awards as award_engine
 from ..models import AwardScheme
 from . import jobs
 from .state import state_for_update
+
+# The note of version 1; pages show it as gettext("Default scheme") (see `scheme_note`).
+DEFAULT_NOTE = "Default scheme (docs/masterpoints.md)"
+
+
+def scheme_note(scheme: AwardScheme) -> str:
+    """A version's note as shown to people: the default version's stored note is translated."""
+    return gettext("Default scheme") if scheme.note == DEFAULT_NOTE else scheme.note
 
 
 def ensure_default_scheme(federation: Federation) -> AwardScheme:
@@ -26,7 +35,7 @@ def ensure_default_scheme(federation: Federation) -> AwardScheme:
             defaults=dict(
                 valid_from=datetime.date(2000, 1, 1),
                 rules=award_engine.DEFAULT_SCHEMES[federation.game],
-                note="Default scheme (docs/masterpoints.md)",
+                note=DEFAULT_NOTE,
             ),
         )
     return scheme

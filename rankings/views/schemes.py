@@ -7,11 +7,14 @@ from django.views.decorators.http import require_http_methods
 
 from federation.access import deny
 from federation.models import Federation
+from tournaments.models import Event
 
 from ..engine import awards as award_engine
 from ..forms import ClassRuleFormSet, QualificationFormSet, SchemeMetaForm, rules_from_forms, scheme_initial
 from ..models import AwardScheme
-from ..services.schemes import change_scheme, current_scheme
+from ..services.schemes import change_scheme, current_scheme, scheme_note
+
+CLASS_LABELS = dict(Event.EventClass.choices)
 
 
 @require_http_methods(["GET", "POST"])
@@ -57,7 +60,8 @@ def scheme(request, code):
         for size in (12, 24, 48):
             k = award_engine.scoring_places(rule, size)
             examples.append((size, k, round(float(award_engine.place_points(rule, size, 1)), 2) if k else 0))
-        rule_rows.append((name, rule, examples))
+        # The class's translated label, never its key (announced, nub_final, ...).
+        rule_rows.append((CLASS_LABELS.get(name, name), rule, examples))
     return render(
         request,
         "rankings/scheme.html",
@@ -66,7 +70,10 @@ def scheme(request, code):
             "current": current,
             "rule_rows": rule_rows,
             "levels": engine_scheme.qualifications,
-            "versions": AwardScheme.objects.filter(federation=federation).select_related("created_by"),
+            "versions": [
+                (v, scheme_note(v))
+                for v in AwardScheme.objects.filter(federation=federation).select_related("created_by")
+            ],
             "can_edit": can_edit,
             "class_formset": class_formset,
             "qualification_formset": qualification_formset,

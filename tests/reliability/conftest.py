@@ -216,6 +216,7 @@ def _build_world():
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
     for name in (
         "event_detail",
+        "event_ics",
         "event_edit",
         "event_submit",
         "event_propose",

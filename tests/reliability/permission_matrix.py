@@ -115,6 +115,8 @@ PAGES = {
     "bridge_program_check": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},  # VSz 26: the federation's staff
     "bridge_version_restore": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_versions": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "approval_queue": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}, "POST": NOBODY},
+    "bridge_results": {"GET": PUBLIC},
     "calendar": {"GET": PUBLIC},
     "calendar_ics": {"GET": PUBLIC},
     "calendar_ics_club": {"GET": PUBLIC},
@@ -141,6 +143,7 @@ PAGES = {
         "POST": {"club_admin", "other_club_admin", "staff_mbsz", "staff_mausz", "superuser"},
     },
     "event_detail": {"GET": PUBLIC},
+    "event_ics": {"GET": PUBLIC},
     "event_edit": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},
     "event_move": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},
     "event_propose": {"GET": NOBODY, "POST": NOBODY},

@@ -145,6 +145,21 @@ def event_assign_director(request, pk):
 
 
 @login_required
+@require_http_methods(["GET"])
+def approval_queue(request):
+    """Federation staff: the announcements waiting for their federation's decision (VSz 4)."""
+    check(request, "tournaments.review_event", None)
+    user = request.user
+    events = Event.objects.filter(status__in=[Event.Status.SUBMITTED, Event.Status.PROPOSED])
+    if not user.is_superuser:
+        events = events.filter(
+            federation__in=Role.objects.filter(user=user, kind=Role.FEDERATION_STAFF).values("federation")
+        )
+    events = events.select_related("federation", "club").order_by("start_date", "title", "pk")
+    return render(request, "tournaments/approval_queue.html", {"events": events})
+
+
+@login_required
 def organiser_events(request):
     """The events the user runs: drafts, what waits for the federation's decision, the coming ones."""
     user = request.user

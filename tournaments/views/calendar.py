@@ -14,12 +14,13 @@ from config.query import DATE_PART_RANGES
 from federation.models import Club, Federation, Region, Role
 from results.page_cache import cache_public_page, calendar_scope
 
-from .. import ical
+from .. import ical, results_pages
 from ..engine import fees
 from ..filters import CalendarFilter
 from ..models import Entry, EntryMember, Event
 from ..queries import public_events
-from ..services import ledger, workflow
+from ..rule_sets import rule_set_name
+from ..services import history, ledger, workflow
 from ..services.entries import can_withdraw
 from .common import event_or_deny
 
@@ -126,9 +127,14 @@ def event_detail(request, pk):
         "gaps": workflow.announcement_gaps(event)
         if can["change"] and status != Event.Status.APPROVED
         else [],
+        # Each format's own results page (tournaments.results_pages); none for a format nothing scores yet.
+        "event_results_url": results_pages.results_url(event),
+        "rule_set_name": rule_set_name(event.rule_set),
         "open": event.is_open_for_entry(),
         "places_left": event.places_left(),
-        "history": event.changes.select_related("user") if can["history"] else [],
+        "history": [(c, history.readable_changes(c)) for c in event.changes.select_related("user")]
+        if can["history"]
+        else [],
         "directors": Role.objects.filter(kind=Role.DIRECTOR, event=event).select_related("user")
         if can["manage"]
         else [],
@@ -136,18 +142,28 @@ def event_detail(request, pk):
     return render(request, "tournaments/event_detail.html", context)
 
 
-def _feed(request, events, name):
-    events = (
-        events.filter(status=Event.Status.APPROVED, start_date__year__gte=timezone.localdate().year - 1)
-        .select_related("federation", "club")
-        .prefetch_related("sessions", "changes")
-    )
+def _ics(request, events, name, filename="versenynaptar.ics"):
     body = ical.build(
-        events, name=name, url_of=lambda e: request.build_absolute_uri(reverse("event_detail", args=[e.pk]))
+        events.select_related("federation", "club").prefetch_related("sessions", "changes"),
+        name=name,
+        url_of=lambda e: request.build_absolute_uri(reverse("event_detail", args=[e.pk])),
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="versenynaptar.ics"'
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+def _feed(request, events, name):
+    events = events.filter(status=Event.Status.APPROVED, start_date__year__gte=timezone.localdate().year - 1)
+    return _ics(request, events, name)
+
+
+def event_ics(request, pk):
+    """One approved event as an iCalendar file (the event page's "Add to calendar")."""
+    event = event_or_deny(request, pk)
+    if event.status != Event.Status.APPROVED:
+        raise Http404
+    return _ics(request, Event.objects.filter(pk=event.pk), event.title, f"verseny-{event.pk}.ics")
 
 
 def calendar_ics(request):
