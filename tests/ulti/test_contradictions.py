@@ -5,8 +5,19 @@ A is the declarer, B and C defend; units per player as settle() returns them.
 
 import pytest
 
-from ulti.engine.scoring import MAUSZ, Deal, Phase, Revoke, ScoringError, Side, Silent, SilentGame, settle
-from ulti.engine.scoring import parse_bid, parse_component
+from ulti.engine.scoring import (
+    MAUSZ,
+    Deal,
+    Phase,
+    Revoke,
+    ScoringError,
+    Side,
+    Silent,
+    SilentGame,
+    parse_bid,
+    parse_component,
+    settle,
+)
 from ulti.engine.sheet import deal_of
 
 PLAYERS = ("A", "B", "C")

@@ -5,12 +5,12 @@ the record itself contradicts.
 """
 
 from .components import CAN_BE_IMPOSSIBLE, Component, SilentGame
-
-# What a made durchmars decides along with it: every trick wins the 100 and the ulti's last trick.
-DECIDED_BY_DURCHMARS = frozenset({Component.FORTY_HUNDRED, Component.TWENTY_HUNDRED, Component.ULTI})
 from .deal import KONTRA, REKONTRA, Deal, Offence, Phase, Side
 from .errors import ScoringError
 from .rulesets import RuleSet
+
+# What a made durchmars decides along with it: every trick wins the 100 and the ulti's last trick.
+DECIDED_BY_DURCHMARS = frozenset({Component.FORTY_HUNDRED, Component.TWENTY_HUNDRED, Component.ULTI})
 
 
 def validate_deal(deal: Deal, rules: RuleSet) -> None:
