@@ -92,4 +92,8 @@ class ResultsFilter(EventFilter):
         for name in ("region", "event_class", "division", "open", "month"):
             self.filters.pop(name)
         scored = [choice for choice in Event.Format.choices if choice[0] in formats]
-        self.filters["event_format"].extra["choices"] = scored
+        # A new filter, not the shared one's choices changed: a declared filter's form field is cached on it
+        # (the API schema builds it), and a deep copy would carry the cached field with every format.
+        self.filters["event_format"] = django_filters.ChoiceFilter(
+            label=_("Format"), field_name="format", choices=scored, empty_label=_("all")
+        )

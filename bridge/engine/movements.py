@@ -377,3 +377,63 @@ def validate(movement: Movement) -> MovementCheck:
         opponents_share={p: opponents[p] / others for p in movement.pairs},
         boards_share={p: sets_played[p] / total_sets for p in movement.pairs},
     )
+
+
+# VSz 24: each pair meets at least half of the other pairs and plays at least 80% of the boards in play.
+MIN_OPPONENTS_SHARE = 0.5
+MIN_BOARDS_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a director should know about a movement (VSz 24); ``code`` names it, ``params`` its numbers.
+
+    ``severity`` is "error" for what breaks the scoring (a board played unequally often, a pair seated on
+    a board set twice) and "warning" for what the rule asks for but a director may accept.
+    """
+
+    code: str
+    severity: str
+    params: dict
+
+
+def check_vsz24(movement: Movement) -> list[Finding]:
+    """The VSz 24 findings of a generated or uploaded movement, worst first; empty when it complies."""
+    check = validate(movement)
+    out: list[Finding] = []
+    counts = [c for c in check.plays_per_set.values()]
+    if not check.equal_plays:
+        uneven = {s: c for s, c in check.plays_per_set.items() if c != max(counts)}
+        out.append(
+            Finding(
+                "unequal_plays", "error", {"fewest": min(counts), "most": max(counts), "sets": sorted(uneven)}
+            )
+        )
+    if check.repeated_sets:
+        pairs = sorted({p for p, _s in check.repeated_sets})
+        out.append(Finding("repeated_sets", "error", {"pairs": pairs}))
+    if check.repeated_meetings:
+        out.append(Finding("repeated_meetings", "warning", {"meetings": list(check.repeated_meetings)}))
+    few_opponents = sorted(p for p, share in check.opponents_share.items() if share < MIN_OPPONENTS_SHARE)
+    if few_opponents:
+        lowest = min(check.opponents_share[p] for p in few_opponents)
+        out.append(
+            Finding(
+                "few_opponents",
+                "warning",
+                {"pairs": few_opponents, "lowest": round(lowest * 100, 1), "minimum": 50},
+            )
+        )
+    few_boards = sorted(p for p, share in check.boards_share.items() if share < MIN_BOARDS_SHARE)
+    if few_boards:
+        lowest = min(check.boards_share[p] for p in few_boards)
+        out.append(
+            Finding(
+                "few_boards",
+                "warning",
+                {"pairs": few_boards, "lowest": round(lowest * 100, 1), "minimum": 80},
+            )
+        )
+    if movement.kind == "mitchell" and movement.tables == 2:
+        out.append(Finding("two_table_mitchell", "warning", {"tables": 2, "pairs": len(movement.pairs)}))
+    return out

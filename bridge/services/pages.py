@@ -4,8 +4,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from bridge.engine import movements
 from bridge.engine.dealing import parse_pbn_deal
 from results.services import state_of
 
@@ -194,3 +196,56 @@ def movement_note(section, plan) -> str:
     return _("even number of tables: E-W pairs skip a table after round %(round)s") % {
         "round": plan.tables // 2
     }
+
+
+def _pairs(numbers) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def movement_findings(plan) -> list[dict]:
+    """The VSz 24 findings of a section's movement (``movements.check_vsz24``), worded for the director."""
+    if plan is None:
+        return []
+    texts = {
+        "unequal_plays": lambda p: (
+            _(
+                "VSz 24: the boards are not played equally often (%(fewest)s to %(most)s times; sets %(sets)s), "
+                "so the top is not the same on every board."
+            )
+            % {"fewest": p["fewest"], "most": p["most"], "sets": _pairs(p["sets"])}
+        ),
+        "repeated_sets": lambda p: (
+            _("Pairs %(pairs)s play a board set more than once.") % {"pairs": _pairs(p["pairs"])}
+        ),
+        "repeated_meetings": lambda p: (
+            _("Some pairs meet more than once (%(n)s meetings).") % {"n": len(p["meetings"])}
+        ),
+        "few_opponents": lambda p: (
+            _(
+                "VSz 24: pairs %(pairs)s meet fewer than %(minimum)s%% of the other pairs (lowest %(lowest)s%%)."
+            )
+            % {"pairs": _pairs(p["pairs"]), "minimum": p["minimum"], "lowest": _decimal(p["lowest"])}
+        ),
+        "few_boards": lambda p: (
+            _(
+                "VSz 24: pairs %(pairs)s play fewer than %(minimum)s%% of the boards in play (lowest %(lowest)s%%)."
+            )
+            % {"pairs": _pairs(p["pairs"]), "minimum": p["minimum"], "lowest": _decimal(p["lowest"])}
+        ),
+        "two_table_mitchell": lambda p: (
+            _(
+                "A Mitchell on 2 tables: each pair meets only the other line's two pairs; a Howell suits "
+                "%(pairs)s pairs better (VSz 24)."
+            )
+            % {"pairs": p["pairs"]}
+        ),
+    }
+    return [
+        {"code": f.code, "severity": f.severity, "text": texts[f.code](f.params)}
+        for f in movements.check_vsz24(plan)
+    ]
+
+
+def _decimal(value: float) -> str:
+    """One decimal in the page's language (a decimal comma in Hungarian)."""
+    return number_format(value, 1)

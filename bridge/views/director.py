@@ -248,6 +248,7 @@ def guide_cards(request, pk):
                 "plan": plan,
                 "note": pages.movement_note(section, plan),
                 "check": movements.validate(plan),
+                "findings": pages.movement_findings(plan),
                 "rounds": [plan.round_plan(r) for r in range(1, plan.rounds + 1)],
                 "cards": cards,
             }

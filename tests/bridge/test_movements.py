@@ -135,3 +135,46 @@ def test_guide_cards_boards_follow_the_sets():
     for entries in guide_cards(movement).values():
         for e in entries:
             assert e.boards == tuple(range(3 * e.board_set - 2, 3 * e.board_set + 1))
+
+
+def _codes(movement):
+    from bridge.engine.movements import check_vsz24
+
+    return {f.code: f for f in check_vsz24(movement)}
+
+
+def test_vsz24_check_passes_a_7_table_mitchell_and_a_howell():
+    # 7 tables, 7 rounds: each pair meets 7 of the 13 others (53.8%) and plays every set
+    assert _codes(mitchell(7)) == {}
+    assert _codes(howell(8)) == {}
+
+
+def test_vsz24_check_warns_on_a_two_table_mitchell():
+    # the 2-table skip Mitchell is one round: each pair meets 1 of 3 others and plays 1 of 2 sets
+    codes = _codes(mitchell(2))
+    assert set(codes) == {"two_table_mitchell", "few_opponents", "few_boards"}
+    assert codes["two_table_mitchell"].params == {"tables": 2, "pairs": 4}
+    assert codes["few_opponents"].params["lowest"] == 33.3
+    assert codes["few_boards"].params["lowest"] == 50.0
+
+
+def test_vsz24_check_counts_opponents_and_boards_shares():
+    # 7 tables cut to 3 rounds: 3 of 13 opponents (23.1%), 3 of 7 sets (42.9%); each set still 3 times
+    codes = _codes(mitchell(7, rounds=3))
+    assert codes["few_opponents"].params["lowest"] == 23.1 and codes["few_opponents"].severity == "warning"
+    assert codes["few_opponents"].params["pairs"] == list(range(1, 15))
+    assert codes["few_boards"].params["lowest"] == 42.9
+    assert "unequal_plays" not in codes
+
+
+def test_vsz24_check_refuses_unequal_plays_as_an_error():
+    from dataclasses import replace
+
+    plan = mitchell(5)
+    # drop one table-round: set of that table is played 4 times, the others 5
+    dropped = plan.assignments[0]
+    broken = replace(plan, assignments=plan.assignments[1:])
+    codes = _codes(broken)
+    assert codes["unequal_plays"].severity == "error"
+    assert codes["unequal_plays"].params["fewest"] == 4 and codes["unequal_plays"].params["most"] == 5
+    assert codes["unequal_plays"].params["sets"] == [dropped.board_set]

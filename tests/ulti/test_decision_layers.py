@@ -331,7 +331,9 @@ def test_page_score_sheet_of_a_ruled_table_asks_first(
     user = make_user("lap@example.hu", kind=Role.DIRECTOR, event=event)
     setup.ensure_settings(event, unit_forints=20)
     rnd = draw.publish_round(draw.generate_round(setup.start_event(event, user).groups.get(), user), user)
-    uploads.upload_round(rnd, round_results(rnd), user=user)
+    # whole 20 Ft units (the upload refuses anything else): 300 / -40 / -260
+    results = {t: dict(zip(r, (300, -40, -260), strict=True)) for t, r in round_results(rnd).items()}
+    uploads.upload_round(rnd, results, user=user)
     table = rnd.tables.get(number=1)
     a, b, c = seats(table)
     ruling = apply_ruling(

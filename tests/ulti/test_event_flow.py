@@ -336,7 +336,10 @@ def test_final_button_draws_a_verified_kirkman_schedule_for_21(
     for group in stage.groups.all():
         for _ in range(stage.rounds):
             play(group, user, django_capture_on_commit_callbacks)
-    final = setup.start_next_stage(stage, size=21, user=user)
+    try:
+        final = setup.start_next_stage(stage, size=21, user=user)
+    except setup.CutTied as tie:  # II. 10. (5): the staff resolve a shared 21st place; here by order
+        final = setup.start_next_stage(stage, size=21, user=user, admit=[tie.tied[0].participant_id])
     assert final.system == Stage.System.ALL_PLAY_ALL and final.participants.count() == 21
     qualified = list(
         Standing.objects.filter(stage=stage, group=None, after_round=5)
@@ -373,3 +376,111 @@ def test_rankings_source_gives_placings_and_table_places(
     assert result is not None and result.field_size == 6 and len(result.tables) == 4
     assert {p.place_from for p in result.placings} >= {1}
     assert all(set(t.places.values()) <= {1, 2, 3} for t in result.tables)
+
+
+def _off_unit(rnd):
+    """Table 1 gets +155 / -75 / -80: zero-sum, but not whole 10 Ft units."""
+    results = spread(rnd)
+    first = min(results)
+    results[first] = dict(zip(results[first], (155, -75, -80), strict=True))
+    return results, first
+
+
+def test_forints_off_the_event_unit_are_refused_and_nothing_is_written(make_event, director):
+    event = make_event(9)
+    user = director(event)
+    group = setup.start_event(event, user).groups.get()
+    assert event.ulti.unit_forints == 10
+    rnd = draw.publish_round(draw.generate_round(group, user), user)
+    results, first = _off_unit(rnd)
+    with pytest.raises(UltiError) as refused:
+        uploads.upload_round(rnd, results, user=user)
+    (message,) = refused.value.messages
+    assert message.startswith(f"Table {first}:") and "10 Ft" in message and "+155" in message
+    assert "-75" in message and "-80" not in message  # -80 is 8 units
+    # the CSV says the same
+    lines = ["asztal;játékos;forint"]
+    for table in rnd.tables.all():
+        for pid, forint in results[table.number].items():
+            lines.append(f"{table.number};{Participant.objects.get(pk=pid).number};{forint}")
+    with pytest.raises(UltiError, match="multiple of the unit, 10 Ft"):
+        uploads.upload_csv(rnd, "\n".join(lines), user=user)
+    # one table from a score sheet's path
+    table = rnd.tables.get(number=first)
+    with pytest.raises(UltiError, match="multiple of the unit"):
+        uploads.upload_table(table, results[first], user=user)
+    assert not RoundUpload.objects.exists() and not ForintResult.objects.exists()
+
+
+def test_forints_on_the_event_unit_are_accepted(make_event, director):
+    event = make_event(9)
+    user = director(event)
+    group = setup.start_event(event, user).groups.get()
+    setup.ensure_settings(event, unit_forints=5)  # 155, -75 and -80 are whole 5 Ft units
+    rnd = draw.publish_round(draw.generate_round(group, user), user)
+    results, first = _off_unit(rnd)
+    upload = uploads.upload_round(rnd, results, user=user)
+    table = rnd.tables.get(number=first)
+    assert sorted(upload.lines.filter(table=table).values_list("forint", flat=True)) == [-80, -75, 155]
+
+
+def _one_round_stage(make_event, director, capture):
+    """9 players, one round of the spread results: the three second places share 4-6 (2 points, -50 Ft)."""
+    event = make_event(9)
+    user = director(event)
+    stage = setup.start_event(event, user)
+    Stage.objects.filter(pk=stage.pk).update(rounds=1)
+    stage.refresh_from_db()
+    play(stage.groups.get(), user, capture)
+    return stage, user
+
+
+def test_a_tie_at_the_cut_line_is_shown_not_silently_admitted(
+    make_event, director, django_capture_on_commit_callbacks
+):
+    stage, user = _one_round_stage(make_event, director, django_capture_on_commit_callbacks)
+    tied_rows = list(Standing.objects.filter(stage=stage, group=None, place="4-6").order_by("order"))
+    assert [(r.points, r.forint) for r in tied_rows] == [(2, -50)] * 3
+    with pytest.raises(setup.CutTied) as refused:
+        setup.start_next_stage(stage, size=4, user=user)
+    tie = refused.value
+    assert (tie.cut.seats, len(tie.tied), tie.cut.sizes_without_tie) == (1, 3, (3, 6))
+    assert "Places 4-6" in tie.messages[0] and "2 points and -50 Ft" in tie.messages[0]
+    assert Stage.objects.filter(event=stage.event).count() == 1  # nothing created
+    # a wrong choice (two for one seat) is refused too
+    two = [tied_rows[0].participant_id, tied_rows[1].participant_id]
+    with pytest.raises(UltiError, match="exactly 1"):
+        setup.start_next_stage(stage, size=4, user=user, admit=two)
+    # the staff pick the last of the three by display order: that one goes on, not the first
+    picked = tied_rows[2].participant_id
+    nxt = setup.start_next_stage(stage, size=4, user=user, admit=[picked])
+    people = set(nxt.participants.values_list("person_id", flat=True))
+    assert len(people) == 4 and tied_rows[2].participant.person_id in people
+    assert tied_rows[0].participant.person_id not in people
+
+
+def test_a_cut_between_places_needs_no_choice(make_event, director, django_capture_on_commit_callbacks):
+    stage, user = _one_round_stage(make_event, director, django_capture_on_commit_callbacks)
+    assert not setup.cut_is_tied(stage, 3)
+    nxt = setup.start_next_stage(stage, size=3, user=user)  # the three table winners, 4 points each
+    assert nxt.participants.count() == 3
+
+
+def test_next_stage_page_shows_the_tie_to_the_director_only(
+    client, make_event, director, make_user, django_capture_on_commit_callbacks
+):
+    stage, user = _one_round_stage(make_event, director, django_capture_on_commit_callbacks)
+    url = f"/ulti/stages/{stage.pk}/next/"
+    outsider = make_user("kivulallo@example.hu")
+    client.force_login(outsider)
+    assert client.post(url, {"size": "4"}).status_code in (403, 404)
+    client.force_login(user)
+    response = client.post(url, {"size": "4"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('name="admit"') == 3 and "4-6" in html
+    assert Stage.objects.filter(event=stage.event).count() == 1
+    chosen = Standing.objects.filter(stage=stage, group=None, place="4-6").order_by("order").last()
+    response = client.post(url, {"size": "4", "resolve": "1", "admit": [chosen.participant_id]})
+    assert response.status_code == 302
+    assert Stage.objects.filter(event=stage.event).count() == 2

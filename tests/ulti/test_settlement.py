@@ -375,9 +375,14 @@ def deals(draw):
     won = {c: draw(st.booleans()) for c in _sorted(parts - impossible)}
     silent = []
     made_durchmars = any(won.get(c) for c in SUITED_DURCHMARS)
+    if made_durchmars:
+        # Every trick to the declarer: the ulti and the 100 in the same bid are made too.
+        won.update({c: True for c in won if c not in SUITED_DURCHMARS})
     for game in sorted(SZOLNOK.silent_games, key=lambda g: g.label):
         if bid.no_trump or game.declared_forms & parts or not draw(st.booleans()):
             continue
+        if game is SilentGame.HUNDRED and parts & SUITED_DURCHMARS:
+            continue  # announcing melds in a durchmars game is a revoke (I.6 (3))
         side = draw(st.sampled_from(list(Side)))
         made = draw(st.booleans()) if game is SilentGame.ULTI else True
         if made_durchmars and made and side is Side.DEFENDERS:

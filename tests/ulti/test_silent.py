@@ -87,12 +87,6 @@ SETTLED = [
         {"A": 4, "B": -2, "C": -2},
         id="100 defenders beside ulti",
     ),
-    # no parti in "ulti durchmars": ulti 4 + durchmars 6 + silent 100 2 = 12 each -> +24
-    pytest.param(
-        deal("ulti durchmars", {"ulti": True, "durchmars": True}, Silent(HUNDRED, DECLARER)),
-        {"A": 24, "B": -12, "C": -12},
-        id="100 beside a bid without parti",
-    ),
     # silent ulti made by the declarer: parti 1 + ulti 2 = 3 each -> +6
     pytest.param(
         deal("passz", {"parti": True}, Silent(ULTI, DECLARER)),
@@ -196,6 +190,11 @@ def test_szolnok_allows_silent_durchmars_at_half_value():
         (deal("passz", {"parti": True}, Silent(ACES, DECLARER, split=True)), "split"),
         (deal("durchmars", {"durchmars": True}, Silent(ULTI, DEFENDERS)), "cannot make a silent ulti"),
         (deal("passz", {"parti": True}, Silent(ACES, DECLARER), Silent(ACES, DECLARER)), "twice"),
+        # I.6 (3): melds announced in a durchmars game are a revoke, not a silent 100
+        (
+            deal("ulti durchmars", {"ulti": True, "durchmars": True}, Silent(HUNDRED, DECLARER)),
+            "is a revoke",
+        ),
     ],
 )
 def test_refused_silent_achievements(d, message):

@@ -138,3 +138,20 @@ def test_a_player_plays_once_per_round():
     twice = [RoundResult(1, (T("1", ("A", 0), ("B", 0), ("C", 0)),))] * 2
     with pytest.raises(StandingsError, match="given twice"):
         compute_standings(twice, MAUSZ)
+
+
+def test_cut_line_at_60_splits_a_shared_place_and_says_how_many_fit():
+    from ulti.engine.standings import cut_line
+
+    # 58 clear places, then 59-61 shared (equal points and forints), then 62-70
+    places = [(f"p{i}", i, i) for i in range(1, 59)]
+    places += [(f"t{i}", 59, 61) for i in range(3)]
+    places += [(f"q{i}", i, i) for i in range(62, 71)]
+    cut = cut_line(places, 60)
+    assert cut.is_tied and cut.seats == 2 and len(cut.through) == 58
+    assert cut.tied == ("t0", "t1", "t2") and cut.sizes_without_tie == (58, 61)
+    # the line between places is no tie: 61 takes the whole shared place, 21 cuts clean
+    assert not cut_line(places, 61).is_tied and len(cut_line(places, 61).through) == 61
+    assert not cut_line(places, 21).is_tied and cut_line(places, 21).through[-1] == "p21"
+    # a field smaller than the cut: everyone goes on
+    assert cut_line(places[:10], 21).through == tuple(p for p, _lo, _hi in places[:10])

@@ -55,13 +55,16 @@ SLOT_OF = {
 OUTCOMES = ("won", "lost", "impossible")
 SILENT_GAMES = {"100": SilentGame.HUNDRED, "aces": SilentGame.FOUR_ACES, "ulti": SilentGame.ULTI,
                 "durchmars": SilentGame.DURCHMARS}  # fmt: skip
-# choice -> (side, made, split)
+# choice -> (side, made, split, took a trick)
 SILENT_CHOICES = {
-    "declarer": (Side.DECLARER, True, False),
-    "defenders": (Side.DEFENDERS, True, False),
-    "defenders_split": (Side.DEFENDERS, True, True),
-    "declarer_failed": (Side.DECLARER, False, False),
-    "defenders_failed": (Side.DEFENDERS, False, False),
+    "declarer": (Side.DECLARER, True, False, True),
+    "defenders": (Side.DEFENDERS, True, False, True),
+    "defenders_split": (Side.DEFENDERS, True, True, True),
+    "declarer_failed": (Side.DECLARER, False, False, True),
+    "defenders_failed": (Side.DEFENDERS, False, False, True),
+    # I.2 (4): a 100 from melds alone, without a trick, is recorded but does not count.
+    "declarer_notrick": (Side.DECLARER, True, False, False),
+    "defenders_notrick": (Side.DEFENDERS, True, False, False),
 }
 PHASES = {p.value: p for p in Phase}
 OFFENCES = {o.value: o for o in Offence}
@@ -206,8 +209,8 @@ def deal_of(record: dict, keys: list[str], number: int) -> Deal:
     for game, choice in record.get("silent", {}).items():
         if game not in SILENT_GAMES or choice not in SILENT_CHOICES:
             raise SheetError("silent", number, detail=f"{game}: {choice}")
-        side, made, split = SILENT_CHOICES[choice]
-        silent.append(Silent(SILENT_GAMES[game], side, won=made, split=split))
+        side, made, split, trick = SILENT_CHOICES[choice]
+        silent.append(Silent(SILENT_GAMES[game], side, won=made, split=split, trick=trick))
     revoke = None
     if record.get("revoke"):
         r = record["revoke"]

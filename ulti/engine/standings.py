@@ -21,7 +21,9 @@ __all__ = [
     "StandingsError",
     "RoundResult",
     "Standing",
+    "CutLine",
     "compute_standings",
+    "cut_line",
     "standings_by_group",
     "stages_of",
 ]
@@ -67,6 +69,40 @@ class Standing:
     byes: int
     group: str = ""  # the group(s) the player played in, "+"-joined when more than one
     round_points: tuple[int, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class CutLine:
+    """Who goes on when the top ``size`` of a standings list qualify (II. 10. (5): top 60, top 21).
+
+    ``through`` are above the line outright; ``tied`` share the place the line cuts through (equal on
+    points and forints: the rules name no further tie-break), and only ``seats`` of them fit. The staff
+    resolve such a tie; the software never picks by display order.
+    """
+
+    size: int
+    through: tuple[str, ...]
+    tied: tuple[str, ...] = ()
+    seats: int = 0
+
+    @property
+    def is_tied(self) -> bool:
+        return bool(self.tied)
+
+    @property
+    def sizes_without_tie(self) -> tuple[int, int]:
+        """The nearest numbers that do not cut the shared place: all the tied out, or all of them in."""
+        return len(self.through), len(self.through) + len(self.tied)
+
+
+def cut_line(places: Iterable[tuple[str, int, int]], size: int) -> CutLine:
+    """The cut after ``size`` places; ``places``: (player, place_from, place_to) in standings order."""
+    places = list(places)
+    if size >= len(places):
+        return CutLine(size, tuple(p for p, _lo, _hi in places))
+    through = tuple(p for p, _lo, hi in places if hi <= size)
+    tied = tuple(p for p, lo, hi in places if lo <= size < hi)
+    return CutLine(size, through, tied, size - len(through))
 
 
 def _where(r: RoundResult) -> str:

@@ -123,7 +123,7 @@ def _checked(rnd: Round, table, forints) -> tuple[Table, dict[int, int]]:
     # Checked here as well as in upload_table, so that nothing is written for a refused ruling.
     given = _participant_ids(table, forints)
     players = [s.participant for s in table.seats.select_related("participant__person").order_by("position")]
-    errors = uploads.check_table(str(table.number), players, given)
+    errors = uploads.check_table(str(table.number), players, given, uploads.unit_of(rnd))
     if errors:
         raise UltiError(errors)
     return table, given

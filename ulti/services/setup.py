@@ -10,6 +10,7 @@ from rankings.services import live_ratings as rankings_live_ratings
 from results.services import state_of
 from tournaments.models import Entry, EntryMember, Event
 from ulti.engine.rulesets import RuleSetError, get_ruleset
+from ulti.engine.standings import CutLine, cut_line
 
 from ..models import Group, Participant, Stage, Standing, UltiEvent
 from . import UltiError, fields, loading
@@ -124,10 +125,14 @@ def final_rounds(players: int, system: str, ruleset_rounds: int) -> int:
 
 
 @transaction.atomic
-def start_next_stage(stage: Stage, *, size: int, system: str | None = None, user=None) -> Stage:
+def start_next_stage(
+    stage: Stage, *, size: int, system: str | None = None, user=None, admit: list[int] | None = None
+) -> Stage:
     """The next stage (e.g. the final) with the top ``size`` of this stage's combined standings.
 
-    Ties on the cut line are broken by the standings' display order; the stage's note says so.
+    II. 10. (5): players equal on points and forints at the cut line are a tie for the staff to resolve:
+    without ``admit`` (the participant ids of the tied players who go on, exactly as many as fit) a tied
+    cut raises ``CutTied`` and nothing is created.
     """
     Event.objects.select_for_update().filter(pk=stage.event_id).first()
     if Stage.objects.filter(event_id=stage.event_id, number=stage.number + 1).exists():
@@ -154,7 +159,16 @@ def start_next_stage(stage: Stage, *, size: int, system: str | None = None, user
     system = system or (Stage.System.ALL_PLAY_ALL if fields.is_kirkman_size(size) else Stage.System.SWISS)
     settings = ensure_settings(stage.event)
     rounds = final_rounds(size, system, settings.ruleset.rounds)
+    cut = cut_line(((str(r.participant_id), r.place_from, r.place_to) for r in rows), size)
     chosen = rows[:size]
+    if cut.is_tied:
+        tied = [r for r in rows if str(r.participant_id) in cut.tied]
+        if admit is None:
+            raise CutTied(cut, tied)
+        picked = {str(a) for a in admit}
+        if not picked <= set(cut.tied) or len(picked) != cut.seats:
+            raise UltiError(_("Choose exactly %(n)s of the tied players to go on.") % {"n": cut.seats})
+        chosen = [r for r in rows if str(r.participant_id) in set(cut.through) | picked]
     nxt = Stage.objects.create(
         event_id=stage.event_id,
         number=stage.number + 1,
@@ -183,6 +197,32 @@ def start_next_stage(stage: Stage, *, size: int, system: str | None = None, user
         for i, row in enumerate(chosen, start=1)
     )
     return nxt
+
+
+class CutTied(UltiError):
+    """The cut line splits a shared place (II. 10. (5)): the staff choose who goes on."""
+
+    def __init__(self, cut: CutLine, tied: list[Standing]):
+        self.cut, self.tied = cut, tied
+        first = tied[0]
+        low, high = cut.sizes_without_tie
+        super().__init__(
+            _(
+                "Places %(place)s are shared on %(points)s points and %(forint)s Ft by %(n)s players, and "
+                "only %(seats)s of them fit in the top %(size)s: choose who goes on, or take %(low)s or "
+                "%(high)s players."
+            )
+            % {
+                "place": first.place,
+                "points": first.points,
+                "forint": f"{first.forint:+d}",
+                "n": len(tied),
+                "seats": cut.seats,
+                "size": cut.size,
+                "low": low,
+                "high": high,
+            }
+        )
 
 
 def cut_is_tied(stage: Stage, size: int) -> bool:

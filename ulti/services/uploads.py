@@ -47,8 +47,16 @@ def _label(p) -> str:
 MAX_FORINT = 10**9
 
 
-def check_table(number: str, players: list, forints: dict[int, int]) -> list[str]:
-    """Errors of one table's three results (participant id -> forint), translated."""
+def unit_of(rnd: Round) -> int:
+    """The forints of one unit in the round's event (1 when the event has no ulti settings yet)."""
+    settings = loading.settings_of(rnd.event)
+    return settings.unit_forints if settings is not None and settings.unit_forints else 1
+
+
+def check_table(number: str, players: list, forints: dict[int, int], unit: int = 1) -> list[str]:
+    """Errors of one table's three results (participant id -> forint), translated.
+
+    Every deal pays whole units, so each result is a multiple of the event's ``unit`` forints."""
     errors = []
     seated = {p.pk for p in players}
     for pid in forints:
@@ -68,6 +76,13 @@ def check_table(number: str, players: list, forints: dict[int, int]) -> list[str
         return [
             _("Table %(t)s: the forint results sum to %(sum)s, not 0 (%(detail)s).")
             % {"t": number, "sum": f"{total:+d}", "detail": detail}
+        ]
+    off_unit = [p for p in players if forints[p.pk] % unit]
+    if off_unit:
+        detail = ", ".join(f"{_label(p)}: {forints[p.pk]:+d}" for p in off_unit)
+        return [
+            _("Table %(t)s: each result must be a multiple of the unit, %(unit)s Ft (%(detail)s).")
+            % {"t": number, "unit": unit, "detail": detail}
         ]
     try:
         TableResult(number, tuple(str(p.pk) for p in players), tuple(values))
@@ -177,6 +192,7 @@ def upload_round(
     if not rnd.is_published:
         raise UltiError(_("Round %(n)s is not published yet.") % {"n": rnd.number})
     tables = _tables(rnd)
+    unit = unit_of(rnd)
     errors = []
     given = {str(k): v for k, v in results.items()}
     for number in sorted(set(given) - set(tables), key=_as_int):
@@ -187,7 +203,7 @@ def upload_round(
         if not given.get(number):
             errors.append(_("Table %(t)s: no results.") % {"t": number})
             continue
-        errors.extend(check_table(number, tables[number][1], given[number]))
+        errors.extend(check_table(number, tables[number][1], given[number], unit))
     if errors:
         raise UltiError(errors)
     lines = [
@@ -314,7 +330,7 @@ def upload_table(
         raise UltiError(_("Round %(n)s is not published yet.") % {"n": rnd.number})
     tables = _tables(rnd)
     number = str(table.number)
-    errors = check_table(number, tables[number][1], forints)
+    errors = check_table(number, tables[number][1], forints, unit_of(rnd))
     if errors:
         raise UltiError(errors)
     latest = loading.latest_uploads([rnd]).get(rnd.pk)

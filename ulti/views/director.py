@@ -364,24 +364,24 @@ def versions(request, pk):
 
 @require_POST
 def next_stage(request, pk):
+    """The next stage; a tie at the cut line (II. 10. (5)) is shown for the director to resolve."""
     stage = stage_or_deny(request, pk)
+    system = request.POST.get("system") or None
     try:
         size = _int(request.POST.get("size")) or 0
-        system = request.POST.get("system") or None
         if system not in (None, *Stage.System.values):
             raise UltiError(_("Unknown pairing system."))
-        tied = setup.cut_is_tied(stage, size)
-        nxt = setup.start_next_stage(stage, size=size, system=system, user=request.user)
+        admit = request.POST.getlist("admit") if request.POST.get("resolve") else None
+        nxt = setup.start_next_stage(stage, size=size, system=system, user=request.user, admit=admit)
+    except setup.CutTied as tie:
+        context = {"stage": stage, "event": stage.event, "tie": tie, "size": size, "system": system or ""}
+        return render(request, "ulti/cut_tie.html", context)
     except UltiError as error:
         show_errors(request, error)
     else:
         messages.success(
             request, _("%(stage)s created with the top %(n)s players.") % {"stage": nxt, "n": nxt.qualified}
         )
-        if tied:
-            messages.warning(
-                request, _("The place at the cut is shared: the standings' order decided who went on.")
-            )
     return redirect("ulti_event", stage.event_id)
 
 

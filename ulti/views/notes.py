@@ -71,6 +71,8 @@ SILENT_CHOICE_LABELS = {
     "defenders_split": gettext_lazy("defenders, split (does not count)"),
     "declarer_failed": gettext_lazy("declarer, failed"),
     "defenders_failed": gettext_lazy("defenders, failed"),
+    "declarer_notrick": gettext_lazy("declarer, melds only, no trick (does not count)"),
+    "defenders_notrick": gettext_lazy("defenders, melds only, no trick (does not count)"),
 }
 PHASE_LABELS = {
     "deal": gettext_lazy("while dealing"),

@@ -19,9 +19,9 @@ from .common import MANAGE, show_errors, table_or_deny
 from .notes import OFFENCE_LABELS, PHASE_LABELS, SILENT_CHOICE_LABELS, SILENT_LABELS, SLOT_LABELS
 
 # Which answers each silent game allows (a silent four aces may be split between the defenders, only a
-# silent ulti can fail).
+# silent ulti can fail, a silent 100 needs a trick: I.2 (4)).
 SILENT_OPTIONS = {
-    "100": ("declarer", "defenders"),
+    "100": ("declarer", "defenders", "declarer_notrick", "defenders_notrick"),
     "aces": ("declarer", "defenders", "defenders_split"),
     "ulti": ("declarer", "defenders", "declarer_failed", "defenders_failed"),
     "durchmars": ("declarer", "defenders"),

@@ -45,7 +45,7 @@ _DEAL_KEYS = {
     "revoke",
 }
 _REQUIRED_KEYS = {"players", "declarer", "bid"}
-_SILENT_KEYS = {"game", "side", "won", "split"}
+_SILENT_KEYS = {"game", "side", "won", "split", "trick"}
 _REVOKE_KEYS = {"player", "phase", "offence"}
 _LEVELS = {1: KONTRA, 2: REKONTRA, "kontra": KONTRA, "rekontra": REKONTRA}
 # In a no-trump game a plain "durchmars" can only mean the no-trump one.
@@ -199,6 +199,7 @@ def _silent(obj: object) -> Silent:
         side=_choice(obj["side"], Side, "side"),
         won=_flag(obj, "won", True),
         split=_flag(obj, "split", False),
+        trick=_flag(obj, "trick", True),
     )
 
 

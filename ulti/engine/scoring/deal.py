@@ -37,12 +37,20 @@ class Silent:
 
     `won` is False only for a silent ulti that lost its last trick. `split` marks a silent four aces the
     defenders took between them rather than one defender alone: recorded, but it does not count.
+    `trick` is False for a silent 100 whose side took no trick (I.2 (4)): melds alone do not make a 100,
+    so it is recorded but does not count (and the parti is settled as if it were not there).
     """
 
     game: SilentGame
     side: Side
     won: bool = True
     split: bool = False
+    trick: bool = True
+
+    @property
+    def counts(self) -> bool:
+        """Whether the achievement is paid at all (a split four aces, a trickless 100 are not)."""
+        return not self.split and self.trick
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,11 @@ class Deal:
         if self.bid.no_trump:
             return levels.get(defender, 0)
         return max(levels.values(), default=0)
+
+    @property
+    def bids_durchmars(self) -> bool:
+        """A suited durchmars is part of the bid (melds may not be announced in it, I.6 (3))."""
+        return bool(self.bid.components & SUITED_DURCHMARS)
 
     @property
     def made_declared_durchmars(self) -> bool:

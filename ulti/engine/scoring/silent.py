@@ -15,15 +15,15 @@ def silent_100_replaces_parti(deal: Deal) -> bool:
     """
     return (
         Component.PARTI in deal.bid.components
-        and any(s.game is SilentGame.HUNDRED for s in deal.silent)
+        and any(s.game is SilentGame.HUNDRED and s.counts for s in deal.silent)
         and deal.kontra_level(Component.PARTI, deal.defenders[0]) == 0
     )
 
 
 def silent_transfers(deal: Deal) -> Iterator[Transfer]:
     for silent in deal.silent:
-        if silent.split:
-            continue  # I.2 (3): only one defender holding all four aces counts
+        if not silent.counts:
+            continue  # I.2 (3): only one defender holding all four aces counts; I.2 (4): a 100 needs a trick
         if silent.game is SilentGame.FOUR_ACES and deal.made_declared_durchmars:
             continue  # I.2 (3): not counted when a declared durchmars is made
         value = silent.game.units * (2 if deal.bid.red else 1)

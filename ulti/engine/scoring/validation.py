@@ -9,6 +9,9 @@ from .deal import KONTRA, REKONTRA, Deal, Offence, Phase, Side
 from .errors import ScoringError
 from .rulesets import RuleSet
 
+# What a made durchmars decides along with it: every trick wins the 100 and the ulti's last trick.
+DECIDED_BY_DURCHMARS = frozenset({Component.FORTY_HUNDRED, Component.TWENTY_HUNDRED, Component.ULTI})
+
 
 def validate_deal(deal: Deal, rules: RuleSet) -> None:
     """Raise ScoringError naming the first thing wrong with the deal."""
@@ -97,6 +100,14 @@ def _check_results(deal: Deal) -> None:
     made_impossible = {c for c in deal.impossible if deal.won.get(c)}
     if made_impossible:
         raise ScoringError(f"{_labels(made_impossible)} is impossible, so it cannot be won")
+    if deal.made_declared_durchmars:
+        # Every trick to the declarer: all 90 card points beside the bid's 40 or 20 make the 100, and the
+        # trump seven, held to the last trick (I.1 (2)), takes that trick.
+        lost = {c for c in DECIDED_BY_DURCHMARS if deal.won.get(c) is False}
+        if lost:
+            raise ScoringError(
+                f"the declarer made the durchmars, so took every trick: {_labels(lost)} cannot be lost"
+            )
 
 
 def _check_silent(deal: Deal, rules: RuleSet) -> None:
@@ -117,10 +128,23 @@ def _check_silent(deal: Deal, rules: RuleSet) -> None:
             raise ScoringError(f"only a silent ulti can fail; record a silent {game.label} only when made")
         if silent.split and not (game is SilentGame.FOUR_ACES and silent.side is Side.DEFENDERS):
             raise ScoringError("only the defenders' silent four aces can be split between them")
+        if not silent.trick and game is not SilentGame.HUNDRED:
+            raise ScoringError("only a silent 100 needs a trick; record the others only when they count")
+        if game is SilentGame.HUNDRED and deal.bids_durchmars:
+            raise ScoringError(
+                "announcing a 40 or 20 in a durchmars game is a revoke (I.6 (3)): "
+                "record the revoke, not a silent 100"
+            )
         if deal.made_declared_durchmars and silent.won and silent.side is Side.DEFENDERS:
             raise ScoringError(
                 f"the declarer made a durchmars: the defenders cannot make a silent {game.label}"
             )
         if game is SilentGame.HUNDRED and Component.PARTI in bid.components:
-            if deal.won[Component.PARTI] != (silent.side is Side.DECLARER):
+            if not silent.trick:
+                # A side without a trick has no card points: the parti is the other side's.
+                if deal.won[Component.PARTI] == (silent.side is Side.DECLARER):
+                    raise ScoringError(
+                        "the side of the silent 100 took no trick, so it cannot have won the parti"
+                    )
+            elif deal.won[Component.PARTI] != (silent.side is Side.DECLARER):
                 raise ScoringError("a silent 100 always wins the parti for the same side")
