@@ -29,6 +29,11 @@ def forget_roles(user):
         del user._portal_roles
 
 
+def staffed_federation_ids(user) -> list[int]:
+    """The federations whose staff `user` is, sorted (none for anonymous users)."""
+    return sorted({fed for kind, fed, _club, _event in _roles(user) if kind == Role.FEDERATION_STAFF and fed})
+
+
 def federation_id_of(obj):
     if obj is None:
         return None

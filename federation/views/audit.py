@@ -9,8 +9,7 @@ from django.views.decorators.http import require_safe
 
 from ..access import check, deny
 from ..audit import VIEW_AUDIT_LOG
-from ..models import Role
-from ..predicates import _roles
+from ..predicates import staffed_federation_ids
 
 PAGE_SIZE = 50
 ACTION_LABELS = {
@@ -48,10 +47,10 @@ def visible_log_entries(user):
     entries = LogEntry.objects.select_related("actor", "content_type").order_by("-timestamp", "-pk")
     if user.is_superuser:
         return entries
-    federations = {fed for kind, fed, _club, _event in _roles(user) if kind == Role.FEDERATION_STAFF and fed}
+    federations = staffed_federation_ids(user)
     if not federations:
         return None
-    return entries.filter(additional_data__federation__in=sorted(federations))
+    return entries.filter(additional_data__federation__in=federations)
 
 
 @require_safe

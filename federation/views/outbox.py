@@ -5,8 +5,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ..access import check, deny
-from ..models import Notification, Role
-from ..predicates import _roles
+from ..models import Notification
+from ..predicates import staffed_federation_ids
 from ..tasks import max_attempts
 
 VIEW_OUTBOX = "federation.view_outbox"
@@ -20,10 +20,10 @@ def visible_notifications(user):
     rows = Notification.objects.select_related("federation").order_by("-created_at", "-pk")
     if user.is_superuser:
         return rows
-    federations = {fed for kind, fed, _club, _event in _roles(user) if kind == Role.FEDERATION_STAFF and fed}
+    federations = staffed_federation_ids(user)
     if not federations:
         return None
-    return rows.filter(federation_id__in=sorted(federations))
+    return rows.filter(federation_id__in=federations)
 
 
 @require_safe

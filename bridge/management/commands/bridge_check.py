@@ -1,13 +1,12 @@
 """python manage.py bridge_check FILE.pbn [--json] [--scale 1|2]: the VSz 26 program test."""
 
 import json
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from bridge.engine.pbn.reader import PbnError
 from bridge.engine.program_check import RULES, as_json, check_pbn_text
-from results.upload_input import UndecodableUpload, decode_text
+from bridge.management.pbn_file import read_pbn_file
 
 
 class Command(BaseCommand):
@@ -23,13 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--scale", type=int, choices=[1, 2], help="matchpoints per result beaten")
 
     def handle(self, *args, **options):
-        path = Path(options["file"])
-        try:
-            text = decode_text(path.read_bytes())
-        except OSError as exc:
-            raise CommandError(f"cannot read {path}: {exc.strerror or exc}")
-        except UndecodableUpload as exc:
-            raise CommandError(exc.message)
+        text = read_pbn_file(options["file"])
         try:
             report = check_pbn_text(text, scale=options["scale"])
         except PbnError as exc:

@@ -1,13 +1,12 @@
 """python manage.py bridge_score FILE.pbn [--json] [--method mp|cross-imps|butler] [--scale 1|2]"""
 
 import json
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from bridge.engine.offline import score_pbn_text
 from bridge.engine.pbn.reader import PbnError
-from results.upload_input import UndecodableUpload, decode_text
+from bridge.management.pbn_file import read_pbn_file
 
 
 class Command(BaseCommand):
@@ -29,13 +28,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        path = Path(options["file"])
-        try:
-            text = decode_text(path.read_bytes())
-        except OSError as exc:
-            raise CommandError(f"cannot read {path}: {exc.strerror or exc}")
-        except UndecodableUpload as exc:
-            raise CommandError(exc.message)
+        text = read_pbn_file(options["file"])
         try:
             result = score_pbn_text(text, method=options["method"], scale=options["scale"])
         except PbnError as exc:
