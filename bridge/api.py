@@ -134,7 +134,9 @@ class BridgeEventStandingSerializer(serializers.ModelSerializer):
 class BridgeUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
     file_format = serializers.ChoiceField(
-        choices=["pbn", "csv"], required=False, help_text="Default: from the file name (.csv, else PBN)."
+        choices=["pbn", "usebio", "csv"],
+        required=False,
+        help_text="Default: from the file name (.csv, .xml for USEBIO, else PBN).",
     )
     note = serializers.CharField(max_length=500, required=False, allow_blank=True)
     decisions = serializers.JSONField(
@@ -281,9 +283,7 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
         data = BridgeUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         file = data.validated_data["file"]
-        kind = data.validated_data.get("file_format") or (
-            uploads.CSV if file.name.lower().endswith(".csv") else uploads.PBN
-        )
+        kind = data.validated_data.get("file_format") or uploads.file_kind(file.name)
         try:
             version = uploads.submit(
                 session,

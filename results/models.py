@@ -15,6 +15,7 @@ class VersionedUpload(models.Model):
 
     class Source(models.TextChoices):
         PBN = "pbn", _("PBN file")
+        USEBIO = "usebio", _("USEBIO file")
         CSV = "csv", _("CSV file")
         FORM = "form", _("web form")
         CORRECTION = "correction", _("correction")
@@ -23,7 +24,10 @@ class VersionedUpload(models.Model):
         RESTORE = "restore", _("restored version")
 
     number = models.PositiveIntegerField(_("version"))
-    source = models.CharField(_("source"), max_length=12, choices=Source.choices)
+    # USEBIO is a bridge file: the bridge models that take it widen the choices (`source_with_usebio`).
+    source = models.CharField(
+        _("source"), max_length=12, choices=[c for c in Source.choices if c[0] != "usebio"]
+    )
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
     note = models.CharField(_("note"), max_length=500, blank=True)
@@ -33,6 +37,11 @@ class VersionedUpload(models.Model):
     class Meta:
         abstract = True
         ordering = ["number"]
+
+
+def source_with_usebio() -> models.CharField:
+    """The `source` field of an upload model that also takes USEBIO files (bridge pairs and teams)."""
+    return models.CharField(_("source"), max_length=12, choices=VersionedUpload.Source.choices)
 
 
 class RecomputeState(models.Model):

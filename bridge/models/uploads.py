@@ -9,13 +9,14 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from federation.immutable import AppendOnly
-from results.models import VersionedUpload
+from results.models import VersionedUpload, source_with_usebio
 
 
 class ResultVersion(AppendOnly, VersionedUpload):
     """One version of a session's results: who made it, when, why and from what."""
 
     session = models.ForeignKey("bridge.PairSession", on_delete=models.PROTECT, related_name="versions")
+    source = source_with_usebio()
     base = models.ForeignKey(
         "self",
         on_delete=models.PROTECT,

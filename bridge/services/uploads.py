@@ -1,4 +1,4 @@
-"""A session's results from a PBN file, a CSV file or the director's web traveller, as a new version.
+"""A session's results from a PBN, USEBIO or CSV file or the director's web traveller, as a new version.
 
 All three become the same `Row`s, are checked against the session as a whole (pairs seated, a pair once
 per board, boards in play) and only then written: a file with any error writes nothing and says where
@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 
 from bridge.engine.csv_upload import CsvError, Problem, read_csv, result_of
 from bridge.engine.pbn.reader import PbnError, read_session
+from bridge.engine.pbn.records import SessionRecord
+from bridge.engine.pbn.usebio_reader import UsebioError, read_usebio
 from results.models import VersionedUpload
 from results.upload_input import read_upload_text
 
@@ -25,8 +27,9 @@ from ..models import Pair, PairSession, ResultVersion, Section, SessionPair
 from . import decisions, versions
 
 Source = VersionedUpload.Source
-PBN, CSV, FORM = "pbn", "csv", "form"  # what `submit` takes: a PBN file, a CSV file, the web traveller
-SOURCE_OF = {PBN: Source.PBN, CSV: Source.CSV, FORM: Source.FORM}
+# what `submit` takes: a PBN, USEBIO (XML) or CSV file, the web traveller
+PBN, USEBIO, CSV, FORM = "pbn", "usebio", "csv", "form"
+SOURCE_OF = {PBN: Source.PBN, USEBIO: Source.USEBIO, CSV: Source.CSV, FORM: Source.FORM}
 _LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
 
 
@@ -87,7 +90,7 @@ def submit(
 ) -> ResultVersion:
     """A session's new results from the pages or the API, the one seam both call.
 
-    `kind` PBN or CSV: an uploaded `file` (read under the size limit and decoded, results.upload_input),
+    `kind` PBN, USEBIO or CSV: an uploaded `file` (read under the size limit and decoded, results.upload_input),
     or its `text` already read (a kept upload resumed); FORM: the web traveller's `lines` of `board`.
     Parsed by the engine, checked and written as a new version with the decisions in force (`upload`,
     which takes `answers`: resolutions, reasons, expected_base, dry_run); the recompute is requested for
@@ -101,7 +104,7 @@ def submit(
             text = read_upload_text(file)
             file_name = file_name or file.name
         submission = {"kind": kind, "text": text, "note": note, "file_name": file_name}
-        parsed = parse_pbn(text) if kind == PBN else parse_csv(text)
+        parsed = {PBN: parse_pbn, USEBIO: parse_usebio, CSV: parse_csv}[kind](text)
     if parsed.warnings and not accept_warnings:  # the director reads the warnings before anything is saved
         answers["dry_run"] = True
     try:
@@ -120,7 +123,13 @@ def submit(
         raise
 
 
-# --- the three readers ----------------------------------------------------------------------------------
+# --- the four readers -----------------------------------------------------------------------------------
+
+
+def file_kind(name: str) -> str:
+    """The reader a file's name asks for when the client does not say: .csv, .xml (USEBIO), else PBN."""
+    name = name.lower()
+    return CSV if name.endswith(".csv") else USEBIO if name.endswith(".xml") else PBN
 
 
 def parse_pbn(text: str) -> Parsed:
@@ -128,6 +137,20 @@ def parse_pbn(text: str) -> Parsed:
         session = read_session(text, lenient=True)
     except PbnError as error:
         raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
+    return _parsed_record(session, _("no board of the file has a ScoreTable with results"))
+
+
+def parse_usebio(text: str) -> Parsed:
+    """A USEBIO 1.2 XML file (another program's, or the portal's own export), read leniently like a PBN."""
+    try:
+        session = read_usebio(text, lenient=True)
+    except UsebioError as error:
+        raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
+    return _parsed_record(session, _("no <BOARD> of the file has a <TRAVELLER_LINE>"))
+
+
+def _parsed_record(session: SessionRecord, empty: str) -> Parsed:
+    """A file's session record (PBN or USEBIO) as upload rows, its deals, pair names and warnings."""
     rows = []
     for board in session.boards:
         for r in board.results:
@@ -146,7 +169,7 @@ def parse_pbn(text: str) -> Parsed:
                 )
             )
     if not rows:
-        raise UploadError([_("no board of the file has a ScoreTable with results")])
+        raise UploadError([empty])
     deals = {
         board.number: board.deal for board in session.boards if board.deal and "-" not in board.deal.split()
     }

@@ -41,7 +41,7 @@ class SessionForm(forms.Form):
 
 
 class UploadForm(forms.Form):
-    FORMATS = [("pbn", _("PBN file")), ("csv", _("CSV file"))]
+    FORMATS = [("pbn", _("PBN file")), ("usebio", _("USEBIO file (XML)")), ("csv", _("CSV file"))]
     format = forms.ChoiceField(choices=FORMATS, label=_("file format"))
     file = forms.FileField(label=_("file"))
     note = forms.CharField(max_length=500, required=False, label=_("note"))

@@ -104,6 +104,7 @@ def _traveller_line(board: ET.Element, result: ResultRecord) -> None:
     else:
         _add(line, "CONTRACT", result.contract)
         _add(line, "PLAYED_BY", result.declarer)
+        _add(line, "LEAD", result.lead)
         _add(line, "TRICKS", result.tricks)
         _add(line, "SCORE", result.score_ns)
     # The per-board points of the event's own kind: matchpoints, or IMPs in a Butler/cross-IMP event.

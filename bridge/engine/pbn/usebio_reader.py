@@ -3,6 +3,11 @@
 The standard library's expat parser, with every DOCTYPE refused: no entity can be declared, so none can be
 expanded (no "billion laughs", no external entities). Every refusal is a `UsebioError` naming the line and
 the element. `bridge.engine.pbn.usebio.write_usebio` writes what this reads back to equal records.
+
+Every TRAVELLER_LINE is checked as the PBN reader checks a ScoreTable row: a contract with its tricks must
+give the SCORE written, and a score must be one some contract makes on the board. `lenient` (files of other
+programs): a line whose contract, declarer or tricks cannot be read but whose score is legal is taken by its
+score, and `session.warnings` names the line (the PBN reader's `PbnWarning`).
 """
 
 import re
@@ -10,9 +15,18 @@ import xml.etree.ElementTree as ET
 from decimal import Decimal, InvalidOperation
 from xml.parsers import expat
 
+from bridge.engine.pbn.reader import PbnWarning
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord
 from bridge.engine.scoring.adjusted import ArtificialScore
-from bridge.engine.scoring.contract import board_dealer, board_vulnerability
+from bridge.engine.scoring.contract import (
+    SEATS,
+    board_dealer,
+    board_vulnerability,
+    contract_score,
+    is_possible_score,
+    parse_contract,
+    vulnerable_sides,
+)
 
 _SCORING = {"MP_PAIRS": "MP2", "BUTLER_PAIRS": "IMP;Butler", "CROSS_IMP": "IMP;Cross2"}
 _DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
@@ -48,7 +62,7 @@ def _parse(text: str) -> tuple[ET.Element, dict[int, int]]:
     return builder.close(), lines
 
 
-def read_usebio(text: str) -> SessionRecord:
+def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
     """A USEBIO 1.2 pairs event: its PARTICIPANTS as totals, its BOARDs' TRAVELLER_LINEs as results."""
     root, lines = _parse(text.lstrip("\ufeff"))
 
@@ -93,26 +107,19 @@ def read_usebio(text: str) -> SessionRecord:
         if number is None or number < 1:
             raise UsebioError(line(board), "a <BOARD> needs a <BOARD_NUMBER> from 1")
         record = BoardRecord(number, board_dealer(number), board_vulnerability(number), line=line(board))
+        vulnerable = vulnerable_sides(record.vulnerable)
+        warnings = session.warnings if lenient else None
         for traveller in board.findall("TRAVELLER_LINE"):
-            record.results.append(_result(traveller, matchpoints, line))
+            record.results.append(_result(traveller, number, vulnerable, matchpoints, line, warnings))
         session.boards.append(record)
     return session
 
 
-def _result(traveller, matchpoints: bool, line) -> ResultRecord:
+def _result(traveller, board: int, vulnerable, matchpoints: bool, line, warnings) -> ResultRecord:
     ns, ew = _text(traveller, "NS_PAIR_NUMBER"), _text(traveller, "EW_PAIR_NUMBER")
     if ns is None or ew is None:
         raise UsebioError(line(traveller), "a <TRAVELLER_LINE> needs NS_PAIR_NUMBER and EW_PAIR_NUMBER")
-    result = ResultRecord(ns, ew, line=line(traveller))
-    contract, score = _text(traveller, "CONTRACT"), _integer(traveller, "SCORE", line)
-    if score is None and contract and contract.upper().startswith("A"):
-        try:
-            result.artificial = str(ArtificialScore.parse(contract))
-        except ValueError as error:
-            raise UsebioError(line(traveller), str(error))
-    else:
-        result.contract, result.declarer, result.score_ns = contract, _text(traveller, "PLAYED_BY"), score
-        result.tricks = _integer(traveller, "TRICKS", line)
+    result = ResultRecord(ns, ew, lead=_text(traveller, "LEAD"), line=line(traveller))
     ns_points, ew_points = (
         _decimal(traveller, "NS_MATCH_POINTS", line),
         _decimal(traveller, "EW_MATCH_POINTS", line),
@@ -121,7 +128,74 @@ def _result(traveller, matchpoints: bool, line) -> ResultRecord:
         result.mp_ns, result.mp_ew = ns_points, ew_points
     else:
         result.imp_ns, result.imp_ew = ns_points, ew_points
+    contract, score = _text(traveller, "CONTRACT"), _integer(traveller, "SCORE", line)
+    if score is None and contract and contract.upper().startswith("A"):
+        try:
+            result.artificial = str(ArtificialScore.parse(contract))
+        except ValueError as error:
+            raise UsebioError(line(traveller.find("CONTRACT")), f"<CONTRACT> on board {board}: {error}")
+        return result
+    try:
+        played = _played(traveller, board, line)
+    except UsebioError as error:
+        if warnings is None or score is None or not is_possible_score(score, *vulnerable):
+            raise
+        warnings.append(
+            PbnWarning(error.line, f"{error.message}; the line is taken by its score {score} (<SCORE>)")
+        )
+        result.score_ns = score
+        return result
+    result.contract, result.declarer, result.tricks = played
+    if result.contract is not None and (result.tricks is not None or result.contract == "Pass"):
+        if result.contract != "Pass" and result.declarer is None:
+            raise UsebioError(line(traveller), f"board {board}: {result.contract} needs a <PLAYED_BY>")
+        made = contract_score(result.contract, result.declarer, result.tricks, *vulnerable)
+        if score is not None and score != made:
+            raise UsebioError(
+                line(traveller.find("SCORE")),
+                f"<SCORE> {score} on board {board} does not match {result.contract} by {result.declarer} "
+                f"taking {result.tricks} tricks ({made})",
+            )
+        score = made
+    if score is None:
+        raise UsebioError(
+            line(traveller),
+            f"board {board}: a <TRAVELLER_LINE> needs a <SCORE> or a <CONTRACT> with <TRICKS>",
+        )
+    if not is_possible_score(score, *vulnerable):
+        sides = {(False, False): "nobody", (True, False): "NS", (False, True): "EW"}.get(vulnerable, "all")
+        raise UsebioError(
+            line(traveller.find("SCORE")),
+            f"<SCORE> {score} on board {board} is impossible: no contract scores that ({sides} vulnerable)",
+        )
+    result.score_ns = score
     return result
+
+
+def _played(traveller, board: int, line) -> tuple[str | None, str | None, int | None]:
+    """(contract, declarer, tricks) of a line; a UsebioError naming the element that cannot be read."""
+    text = _text(traveller, "CONTRACT")
+    if text is None:
+        return None, None, None
+    where = line(traveller.find("CONTRACT"))
+    try:
+        contract = parse_contract(text)
+    except ValueError as error:
+        raise UsebioError(where, f"<CONTRACT> on board {board}: {error}")
+    if contract.passed_out:
+        return "Pass", None, None
+    declarer = _text(traveller, "PLAYED_BY")
+    if declarer is not None and declarer.upper() not in SEATS:
+        raise UsebioError(
+            line(traveller.find("PLAYED_BY")),
+            f"<PLAYED_BY> {declarer!r} on board {board} is not N, E, S or W",
+        )
+    tricks = _integer(traveller, "TRICKS", line)
+    if tricks is not None and not 0 <= tricks <= 13:
+        raise UsebioError(
+            line(traveller.find("TRICKS")), f"<TRICKS> {tricks} on board {board}: declarer takes 0 to 13"
+        )
+    return str(contract), declarer and declarer.upper(), tricks
 
 
 def _text(parent, name: str) -> str | None:
