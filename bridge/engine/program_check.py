@@ -3,7 +3,9 @@ by pair, with what the portal's engine gives.
 
 A line is one result row of a board's ScoreTable. The other program's values are the PBN 2.1 columns
 `MP_NS` / `MP_EW`, `Percentage_NS` / `Percentage_EW` (matchpoint scoring) or `IMP_NS` / `IMP_EW` (IMP
-scoring) and the TotalScoreTable's `TotalMP` / `TotalPercentage` / `TotalIMP`. Every difference comes with
+scoring) and the TotalScoreTable's `TotalMP` / `TotalPercentage` / `TotalIMP`; in a USEBIO 1.2 file, each
+TRAVELLER_LINE's `NS_MATCH_POINTS` / `EW_MATCH_POINTS` (match points or IMPs, by the EVENT_TYPE) and each
+PAIR's `TOTAL_SCORE` / `PERCENTAGE`, compared the same way. Every difference comes with
 the rule that explains it when a known one does (raw matchpoints where VSz 28 asks for Neuberg, rounding,
 totals summed from unrounded board values); the verdict passes only when everything agrees.
 
@@ -17,6 +19,7 @@ from decimal import Decimal
 from bridge.engine.offline import scoring_method, session_entries
 from bridge.engine.pbn.reader import PbnError, PbnWarning, read_session
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord
+from bridge.engine.pbn.usebio_reader import UsebioError, read_usebio
 from bridge.engine.scoring.entries import EntryScore, Method, SessionScore
 from bridge.engine.scoring.fouled import neuberg_from_raw
 from bridge.engine.scoring.matchpoints import HUNDREDTH, TENTH, WHOLE, raw_matchpoints, round_half_up
@@ -92,9 +95,43 @@ class CheckReport:
         return "pass" if self.passed else "fail"
 
 
+# A USEBIO file's elements for the PBN columns the comparison reads.
+_USEBIO_NAMES = {
+    "MP_NS": "NS_MATCH_POINTS",
+    "MP_EW": "EW_MATCH_POINTS",
+    "IMP_NS": "NS_MATCH_POINTS",
+    "IMP_EW": "EW_MATCH_POINTS",
+}
+
+
+def is_usebio(text: str) -> bool:
+    """An XML document (USEBIO) rather than PBN, whose lines open with '[' or '%'."""
+    return text.lstrip("\ufeff \t\r\n").startswith("<")
+
+
+def check_text(text: str, *, scale: int | None = None) -> CheckReport:
+    """A file of either kind, told apart by its first character (PbnError or UsebioError if unreadable)."""
+    return check_usebio_text(text, scale=scale) if is_usebio(text) else check_pbn_text(text, scale=scale)
+
+
+def check_usebio_text(text: str, *, scale: int | None = None) -> CheckReport:
+    """Re-score a USEBIO 1.2 file scored by another program and compare (UsebioError if unreadable).
+
+    USEBIO names no matchpoint scale: 2 per result beaten (the portal's and the English clubs' custom)
+    unless `scale` says otherwise."""
+    session = read_usebio(text, lenient=True)
+    try:
+        return _check(session, text, scale=scale, names=_USEBIO_NAMES)
+    except PbnError as error:
+        raise UsebioError(error.line, error.message.replace("a ScoreTable", "a <TRAVELLER_LINE>"))
+
+
 def check_pbn_text(text: str, *, scale: int | None = None) -> CheckReport:
     """Re-score a PBN file scored by another program and compare (PbnError if it cannot be read)."""
-    session = read_session(text, lenient=True)
+    return _check(read_session(text, lenient=True), text, scale=scale, names={})
+
+
+def _check(session: SessionRecord, text: str, *, scale: int | None, names: dict[str, str]) -> CheckReport:
     try:
         method = scoring_method(session.scoring)
     except ValueError as error:
@@ -104,10 +141,10 @@ def check_pbn_text(text: str, *, scale: int | None = None) -> CheckReport:
     boards, pair_ids = session_entries(session)
     if not boards:
         raise PbnError(max(text.count("\n"), 1), "no board has a ScoreTable with results to compare")
-    columns = [c for c in _COLUMNS[method] if _any_value(session, c[1])]
+    columns = [(names.get(c, c), a) for c, a in _COLUMNS[method] if _any_value(session, a)]
     if not columns:
-        names = " / ".join(c[0] for c in _COLUMNS[method])
-        raise PbnError(session.boards[0].line, f"the file has none of the other program's columns ({names})")
+        wanted = " / ".join(dict.fromkeys(names.get(c[0], c[0]) for c in _COLUMNS[method]))
+        raise PbnError(session.boards[0].line, f"the file has none of the other program's columns ({wanted})")
     score = score_session(boards, method=method, scale=scale)
     report = CheckReport(method, scale, compared_columns=[c[0] for c in columns], warnings=session.warnings)
     exact: dict[str, Decimal] = defaultdict(Decimal)  # pair key -> sum of unrounded board values

@@ -7,7 +7,8 @@ Hungarian decoding) and turns a refusal into the upload's error with its line. N
 from django.utils.translation import gettext as _
 
 from bridge.engine.pbn.reader import PbnError
-from bridge.engine.program_check import CheckReport, as_json, check_pbn_text
+from bridge.engine.pbn.usebio_reader import UsebioError
+from bridge.engine.program_check import CheckReport, as_json, check_text
 from results.upload_input import read_upload_text
 
 from ..models import AcceptedProgram
@@ -15,11 +16,12 @@ from .uploads import UploadError
 
 
 def check_file(file) -> CheckReport:
-    """The report of an uploaded PBN file (UploadInputError: size, encoding; UploadError: the content)."""
+    """The report of an uploaded PBN or USEBIO file (UploadInputError: size, encoding; UploadError: the
+    content)."""
     text = read_upload_text(file)
     try:
-        return check_pbn_text(text)
-    except PbnError as error:
+        return check_text(text)
+    except (PbnError, UsebioError) as error:
         raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
 
 

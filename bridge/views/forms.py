@@ -156,7 +156,7 @@ class DealsFileForm(forms.Form):
 
 class ProgramCheckForm(forms.Form):
     program = forms.CharField(max_length=100, required=False, label=_("program and version"))
-    file = forms.FileField(label=_("PBN file scored by the program"))
+    file = forms.FileField(label=_("PBN or USEBIO file scored by the program"))
     accept = forms.BooleanField(
         required=False, label=_("record the program as accepted, with this report (only if it passes)")
     )

@@ -1,31 +1,33 @@
-"""python manage.py bridge_check FILE.pbn [--json] [--scale 1|2]: the VSz 26 program test."""
+"""python manage.py bridge_check FILE.pbn|FILE.xml [--json] [--scale 1|2]: the VSz 26 program test."""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
 from bridge.engine.pbn.reader import PbnError
-from bridge.engine.program_check import RULES, as_json, check_pbn_text
+from bridge.engine.pbn.usebio_reader import UsebioError
+from bridge.engine.program_check import RULES, as_json, check_text
 from bridge.management.pbn_file import read_pbn_file
 
 
 class Command(BaseCommand):
     help = (
         "Re-score a PBN file scored by another program (its MP_NS / MP_EW, Percentage_NS / Percentage_EW or "
-        "IMP_NS / IMP_EW columns) with the portal's engine and report every line and pair that differs."
+        "IMP_NS / IMP_EW columns), or a USEBIO 1.2 XML file (its NS_MATCH_POINTS / EW_MATCH_POINTS), with the "
+        "portal's engine and report every line and pair that differs."
     )
     requires_system_checks = []
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="the PBN file scored by the other program")
+        parser.add_argument("file", help="the PBN or USEBIO file scored by the other program")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
         parser.add_argument("--scale", type=int, choices=[1, 2], help="matchpoints per result beaten")
 
     def handle(self, *args, **options):
         text = read_pbn_file(options["file"])
         try:
-            report = check_pbn_text(text, scale=options["scale"])
-        except PbnError as exc:
+            report = check_text(text, scale=options["scale"])
+        except (PbnError, UsebioError) as exc:
             raise CommandError(str(exc))
         if options["json"]:
             self.stdout.write(json.dumps(as_json(report), ensure_ascii=False, indent=2))
