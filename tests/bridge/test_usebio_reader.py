@@ -58,3 +58,26 @@ def test_malformed_usebio_names_the_line(text, line, reason):
     with pytest.raises(UsebioError) as refused:
         read_usebio(text)
     assert refused.value.line == line and reason in refused.value.message
+
+
+def _nested(text: str, sessions: int = 1, sections: int = 1) -> str:
+    """The export with its PARTICIPANTS and BOARDs moved into EVENT > SESSION > SECTION (as EBUScore-style
+    programs write a session)."""
+    head, rest = text.split("<PARTICIPANTS>", 1)
+    body, tail = ("<PARTICIPANTS>" + rest).rsplit("</EVENT>", 1)
+    section = "".join(f"<SECTION>{body}</SECTION>" for _ in range(sections))
+    return head + "".join(f"<SESSION>{section}</SESSION>" for _ in range(sessions)) + "</EVENT>" + tail
+
+
+def test_a_session_nested_in_session_and_section_reads_the_same():
+    record = session_record(score_session(_boards(), method="mp"), event="Klub", date="2026.03.14")
+    text = write_usebio(record)
+    assert read_usebio(_nested(text)) == read_usebio(text)
+
+
+@pytest.mark.parametrize("sessions, sections, level", [(2, 1, "SESSION"), (1, 2, "SECTION")])
+def test_several_sessions_or_sections_are_refused_by_line(sessions, sections, level):
+    text = write_usebio(session_record(score_session(_boards(), method="mp")))
+    with pytest.raises(UsebioError) as refused:
+        read_usebio(_nested(text, sessions, sections))
+    assert f"2 <{level}>s" in refused.value.message and refused.value.line >= 1

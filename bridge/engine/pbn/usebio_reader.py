@@ -81,7 +81,8 @@ def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
     session = SessionRecord(
         event=_text(event, "EVENT_DESCRIPTION"), date=_date(event, line), scoring=_SCORING[kind]
     )
-    participants = event.find("PARTICIPANTS")
+    holder = _holder(event, line)
+    participants = holder.find("PARTICIPANTS")
     for pair in participants.findall("PAIR") if participants is not None else ():
         number = _text(pair, "PAIR_NUMBER")
         if number is None:
@@ -102,7 +103,7 @@ def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
                 line=line(pair),
             )
         )
-    for board in event.findall("BOARD"):
+    for board in holder.findall("BOARD"):
         number = _integer(board, "BOARD_NUMBER", line)
         if number is None or number < 1:
             raise UsebioError(line(board), "a <BOARD> needs a <BOARD_NUMBER> from 1")
@@ -113,6 +114,23 @@ def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
             record.results.append(_result(traveller, number, vulnerable, matchpoints, line, warnings))
         session.boards.append(record)
     return session
+
+
+def _holder(event, line):
+    """The element holding the PARTICIPANTS and BOARDs: the EVENT itself, or its one SESSION / SECTION.
+
+    Programs write a single session either flat under EVENT or nested as EVENT > SESSION > SECTION; an upload
+    is one session of one field, so a file of several sessions or sections is refused by line."""
+    holder = event
+    for level in ("SESSION", "SECTION"):
+        nested = holder.findall(level)
+        if len(nested) > 1:
+            raise UsebioError(
+                line(nested[1]), f"the file holds {len(nested)} <{level}>s: upload each {level.lower()} alone"
+            )
+        if nested and holder.find("BOARD") is None:
+            holder = nested[0]
+    return holder
 
 
 def _result(traveller, board: int, vulnerable, matchpoints: bool, line, warnings) -> ResultRecord:
