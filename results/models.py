@@ -40,7 +40,7 @@ class VersionedUpload(models.Model):
 
 
 def source_with_usebio() -> models.CharField:
-    """The `source` field of an upload model that also takes USEBIO files (bridge pairs and teams)."""
+    """The `source` field of an upload model that also takes USEBIO files (bridge pairs sessions)."""
     return models.CharField(_("source"), max_length=12, choices=VersionedUpload.Source.choices)
 
 
