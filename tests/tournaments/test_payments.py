@@ -144,7 +144,12 @@ def test_the_entry_payments_page_records_for_the_organiser_and_shows_the_player_
     url = reverse("entry_payments", args=[pair.pk])
     response = client.post(
         url,
-        {"kind": "payment", "amount": "4000", "method": "transfer", "paid_on": timezone.localdate().isoformat()},
+        {
+            "kind": "payment",
+            "amount": "4000",
+            "method": "transfer",
+            "paid_on": timezone.localdate().isoformat(),
+        },
     )
     assert response.status_code == 302
     assert status(pair) == "paid"
@@ -210,7 +215,9 @@ def test_the_players_own_page_shows_his_fees_to_him_and_the_staff_only(pair, clu
     me = Client()
     me.force_login(person.user)
     html = me.get(url).content.decode()
-    assert 'id="fees"' in html and reference_for(pair.pk) in html and 'data-payment-status="part_paid"' in html
+    assert (
+        'id="fees"' in html and reference_for(pair.pk) in html and 'data-payment-status="part_paid"' in html
+    )
     staff = Client()
     staff.force_login(staff_mbsz)
     assert reference_for(pair.pk) in staff.get(url).content.decode()
