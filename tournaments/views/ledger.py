@@ -24,7 +24,6 @@ def fee_ledger(request, pk):
             "event": event,
             "ledger": book.ledger,
             "book": book,
-            "may_record": request.user.has_perm("tournaments.record_payment", event),
             "may_import": event.club_id is not None
             and request.user.has_perm("tournaments.import_bank_statement", event.club),
         },
