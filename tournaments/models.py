@@ -544,3 +544,45 @@ class EntryMember(models.Model):
 
     def __str__(self):
         return f"{self.person} ({self.entry_id})"
+
+
+class Payment(AppendOnly):
+    """A payment towards an entry's fee, or a refund (a negative amount with its reason). Never changed or
+    deleted: a mistake is put right by a refund row or a further payment."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", _("cash on site")
+        TRANSFER = "transfer", _("bank transfer")
+        CARD = "card", _("card at the club")
+
+    class Payee(models.TextChoices):
+        ORGANISER = "organiser", _("the organiser")
+        FEDERATION = "federation", _("the federation")
+
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="payments", verbose_name=_("entry")
+    )
+    amount = models.IntegerField(_("amount (Ft)"), help_text=_("Integer forints; a refund is negative."))
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    paid_on = models.DateField(_("date"))
+    payee = models.CharField(_("received by"), max_length=10, choices=Payee.choices, default=Payee.ORGANISER)
+    note = models.TextField(_("note"), blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    # A line of an imported bank statement (engine.bank_statement): booked once, however often imported.
+    bank_fingerprint = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        ordering = ["entry", "recorded_at", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="payment_amount_not_zero")]
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+
+    def __str__(self):
+        return f"{self.entry_id} {self.amount} Ft {self.paid_on:%Y-%m-%d}"
+
+    @property
+    def is_refund(self):
+        return self.amount < 0

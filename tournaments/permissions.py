@@ -50,3 +50,10 @@ rules.add_perm("tournaments.view_club_fee_summary", is_superuser | is_federation
 rules.add_perm("tournaments.create_entry", is_authenticated)
 rules.add_perm("tournaments.withdraw_entry", is_entry_member | runs_entries)
 rules.add_perm("tournaments.respond_to_entry", is_entry_member)
+# Payments (tournaments/services/payments.py): booked per event by whoever runs its entries; seen by them
+# and by the entry's own players; a bank statement is imported into a club's account (its admin, the
+# federation's staff) or the federation's (its staff), and the monthly settlement is read the same way.
+rules.add_perm("tournaments.record_payment", runs_entries)
+rules.add_perm("tournaments.view_entry_payments", is_entry_member | runs_entries)
+rules.add_perm("tournaments.import_bank_statement", is_superuser | is_federation_staff | is_club_admin)
+rules.add_perm("tournaments.view_settlement", is_superuser | is_federation_staff | is_club_admin)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import announcements, calendar, clubs, entries, ledger, results, search
+from .views import announcements, calendar, clubs, entries, ledger, payments, results, search
 
 urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
@@ -36,6 +36,31 @@ urlpatterns = [
     path("events/<int:pk>/fees/", ledger.fee_ledger, name="fee_ledger"),
     path("federations/<slug:code>/fees/", ledger.club_fee_summary, name="club_fee_summary"),
     path("federations/<slug:code>/fees/<int:year>/", ledger.club_fee_summary, name="club_fee_summary_year"),
+    path("entries/<int:pk>/payments/", payments.entry_payments, name="entry_payments"),
+    path("clubs/<int:pk>/bank-statement/", payments.bank_statement, name="club_bank_statement"),
+    path(
+        "federations/<slug:code>/bank-statement/", payments.bank_statement, name="federation_bank_statement"
+    ),
+    path("federations/<slug:code>/settlement/", payments.settlement, name="settlement"),
+    path(
+        "federations/<slug:code>/settlement/<int:year>/<int:month>/",
+        payments.settlement,
+        name="settlement_month",
+    ),
+    path(
+        "federations/<slug:code>/settlement/<int:year>/<int:month>.csv",
+        payments.settlement_csv,
+        name="settlement_csv",
+    ),
+    path("clubs/<int:pk>/settlement/", payments.settlement, name="club_settlement"),
+    path(
+        "clubs/<int:pk>/settlement/<int:year>/<int:month>/", payments.settlement, name="club_settlement_month"
+    ),
+    path(
+        "clubs/<int:pk>/settlement/<int:year>/<int:month>.csv",
+        payments.settlement_csv,
+        name="club_settlement_csv",
+    ),
     path("my-entries/", entries.my_entries, name="my_entries"),
     path("entries/<int:pk>/confirm/", entries.entry_confirm, name="entry_confirm"),
     path("entries/<int:pk>/decline/", entries.entry_decline, name="entry_decline"),

@@ -17,6 +17,7 @@ from django.db.models import Q, Sum
 
 from federation.models import Federation, Licence, Person, Suspension
 from tournaments.models import Entry, EntryMember, Event, public_events_q
+from tournaments.services import payments
 
 from .. import sources
 from ..models import Award, RatingHistory
@@ -146,6 +147,12 @@ def open_entries(person: Person, today: datetime.date | None = None) -> list[dic
         {"entry": m.entry, "event": m.entry.event, "waiting_position": m.entry.waiting_position()}
         for m in members
     ]
+
+
+def fee_rows(person: Person, today: datetime.date | None = None) -> list:
+    """Fees of his open entries and of any entry with money due or to refund, with the payment status and
+    the bank-transfer reference: for the person himself and the staff only."""
+    return payments.person_fee_rows(person, today)
 
 
 def private_facts(person: Person, today: datetime.date | None = None) -> dict:

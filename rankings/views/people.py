@@ -31,6 +31,7 @@ def person_detail(request, pk):
     if show_private:
         context["open_entries"] = player_page.open_entries(person)
         context.update(player_page.private_facts(person))
+        context["fee_rows"] = player_page.fee_rows(person)
     return render(request, "federation/person_detail.html", context)
 
 

@@ -151,6 +151,9 @@ def _build_world():
         "entry_withdraw": my_entry.pk,
         "entry_no_show": my_entry.pk,
         "entry_move_division": my_entry.pk,
+        "entry_payments": my_entry.pk,
+        "club_bank_statement": club.pk,
+        "club_settlement": club.pk,
         # bridge
         "bridge_event": pair_event.pk,
         "bridge_setup": pair_event.pk,
@@ -237,6 +240,13 @@ def _build_world():
     kwargs["bridge_program_check"] = {"pk": mbsz.pk}
     kwargs["club_fee_summary"] = {"code": "mbsz"}
     kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}
+    kwargs["federation_bank_statement"] = kwargs["settlement"] = {"code": "mbsz"}
+    kwargs["settlement_month"] = kwargs["settlement_csv"] = {"code": "mbsz", "year": year, "month": 11}
+    kwargs["club_settlement_month"] = kwargs["club_settlement_csv"] = {
+        "pk": club.pk,
+        "year": year,
+        "month": 11,
+    }
     for name in ("rankings_masterpoints", "rankings_masterpoints_csv", "rankings_scheme"):
         kwargs[name] = {"code": "mbsz"}
     kwargs["rankings_rating"] = kwargs["rankings_rating_csv"] = {"code": "mausz"}  # the ulti live rating

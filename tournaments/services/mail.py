@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from federation.services.notifications import absolute_url, addresses_of, notify
 
 from ..models import Entry, EntryMember
+from .payments import confirmation_text
 
 _url = absolute_url
 
@@ -47,10 +48,16 @@ def entry_received(entry, members):
             state = _("Your entry holds a place.")
         confirmed = [m for m in members if m.confirmed_at]
         pending = [m for m in members if not m.confirmed_at]
+        fee = confirmation_text(entry) if entry.status == Entry.Status.ACTIVE else ""
         _send(
             confirmed,
             _("Entry received: %(event)s") % ctx,
-            _("Entry received for %(event)s (%(date)s): %(entry)s.") % ctx + "\n" + state + "\n" + ctx["url"],
+            _("Entry received for %(event)s (%(date)s): %(entry)s.") % ctx
+            + "\n"
+            + state
+            + ("\n" + fee if fee else "")
+            + "\n"
+            + ctx["url"],
             event=entry.event,
         )
         if pending:
@@ -76,6 +83,7 @@ def entry_confirmed(entry):
             _("Entry confirmed: %(event)s") % ctx,
             _("Every player confirmed the entry %(entry)s for %(event)s (%(date)s).") % ctx
             + "\n"
+            + (confirmation_text(entry) + "\n" if entry.status == Entry.Status.ACTIVE else "")
             + ctx["url"],
             event=entry.event,
         )

@@ -15,6 +15,7 @@ from ..forms import DivisionMoveForm, EntryForm
 from ..models import Entry, EntryMember
 from ..refusals import Refused
 from ..services import entries as service
+from ..services import payments
 from ..services.player_facts import find_player
 from .common import back, event_or_deny, show_refusal
 
@@ -56,6 +57,9 @@ def entry_create(request, pk):
                 messages.success(request, _("Entry received; it is pending until your partner confirms it."))
             else:
                 messages.success(request, _("Entry received."))
+            fee = payments.confirmation_text(entry) if entry.status == Entry.Status.ACTIVE else ""
+            if fee:
+                messages.info(request, fee)
             return redirect("my_entries")
     return render(request, "tournaments/entry_form.html", {"event": event, "form": form, "person": person})
 
@@ -161,6 +165,9 @@ def manage_entries(request, pk):
     entries = (
         event.entries.select_related("division").prefetch_related(MEMBERS).order_by("status", "entered_at")
     )
+    paid = payments.ledger_with_payments(event).by_entry()
+    for entry in entries:
+        entry.payment = paid.get(entry.pk)
     groups = [(label, [e for e in entries if e.status == status]) for status, label in Entry.Status.choices]
     return render(
         request,
