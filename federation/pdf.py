@@ -96,6 +96,11 @@ def cell_text(value) -> str:
     return str(value)
 
 
+def line(*parts) -> str:
+    """Parts of a subtitle joined by " · " in the active language, empty ones left out."""
+    return " · ".join(text for text in (cell_text(p) for p in parts) if text)
+
+
 class _Document(FPDF):
     def __init__(self, footer_text: str):
         super().__init__(orientation="P", unit="mm", format="A4")
