@@ -1,7 +1,7 @@
 from django.urls import path
 
 from .models import ListKind
-from .views import events, lists, players, schemes, seasons
+from .views import certificates, events, lists, players, schemes, seasons
 
 urlpatterns = [
     path("", lists.index, name="rankings"),
@@ -39,6 +39,11 @@ urlpatterns = [
         "<slug:code>/season/<int:year>/recompute/", seasons.season_recompute, name="rankings_season_recompute"
     ),
     path("events/<int:event_id>/", events.event_awards, name="rankings_event"),
+    path(
+        "events/<int:event_id>/certificates/<int:person_id>.pdf",
+        certificates.certificate_pdf,
+        name="rankings_certificate",
+    ),
     path("qualifications/<int:pk>/confirm/", seasons.respond, {"answer": "confirm"}, name="rankings_confirm"),
     path("qualifications/<int:pk>/decline/", seasons.respond, {"answer": "decline"}, name="rankings_decline"),
 ]
