@@ -5,6 +5,7 @@ from .views import dealing, decisions, director, pdf, players, program_check, pu
 urlpatterns = [
     path("", public.results_index, name="bridge_results"),
     path("events/<int:pk>/", public.event_page, name="bridge_event"),
+    path("events/<int:pk>/results.pdf", pdf.event_pdf, name="bridge_event_pdf"),
     path("events/<int:pk>/setup/", director.event_setup, name="bridge_setup"),
     path("events/<int:pk>/corrections/", director.corrections_queue, name="bridge_corrections"),
     path("sessions/<int:pk>/", public.session_page, name="bridge_session"),

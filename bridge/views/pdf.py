@@ -13,7 +13,7 @@ from federation import pdf
 
 from ..models import BoardResult, SessionPair
 from ..services import notation, pages
-from .common import session_or_deny
+from .common import event_or_deny, session_or_deny
 from .dealing import refuse_if_sealed
 
 STRAINS = ("NT", "S", "H", "D", "C")
@@ -222,3 +222,28 @@ def hand_records_pdf(request, pk):
     if not blocks:
         blocks.append(pdf.Paragraph(_("The deals of this session are not known (or still sealed).")))
     return pdf.pdf_response(_name(session, "leosztasok"), _("Hand records"), _subtitle(session), blocks)
+
+
+def event_pdf(request, pk):
+    """The event's totals over its sessions (the event page's table), for who may see them there."""
+    event = event_or_deny(request, pk)
+    blocks = []
+    for field, rows in pages.event_standings_by_field(event):
+        blocks.append(
+            pdf.Table(
+                title=_field_title(field),
+                headers=[_("Place"), _("Pair"), _("Boards"), _("Total"), "%"],
+                rows=[
+                    (row.place, row.pair.display_name, row.boards, _mp(row.total), _mp(row.percentage))
+                    for row in rows
+                ],
+                widths=(1.3, 8, 1.4, 2, 1.8),
+                align="RLRRR",
+            )
+        )
+    if not blocks:
+        blocks.append(pdf.Paragraph(_("No standings yet.")))
+    subtitle = pdf.line(event.federation, event.club, event.start_date)
+    return pdf.pdf_response(
+        f"{slugify(event.title)}-eredmenyek", _("Results"), pdf.line(event.title, subtitle), blocks
+    )

@@ -87,6 +87,15 @@ def test_the_published_session_pdfs_render_in_hungarian(client, world):
 
 
 @pytest.mark.django_db
+def test_the_event_totals_pdf(client, world):
+    url = reverse("bridge_event_pdf", args=[world["event"].pk])
+    client.force_login(world["director"])
+    read = pdf_of(client.get(url))
+    assert read.pages == 1 and read.ink > 1000 and "Kőrösi Győző" in read.text
+    assert url in client.get(reverse("bridge_event", args=[world["event"].pk])).content.decode()
+
+
+@pytest.mark.django_db
 def test_the_pages_link_their_pdfs(client, world):
     setup.publish(world["session"], world["director"])
     session, seat = world["session"], world["seat"]

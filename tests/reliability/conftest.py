@@ -153,6 +153,7 @@ def _build_world():
         "entry_move_division": my_entry.pk,
         # bridge
         "bridge_event": pair_event.pk,
+        "bridge_event_pdf": pair_event.pk,
         "bridge_setup": pair_event.pk,
         "bridge_corrections": pair_event.pk,
         "bridge_correction_decide": correction.pk,

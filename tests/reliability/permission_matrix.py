@@ -97,6 +97,7 @@ PAGES = {
     "bridge_deal_statistics": {"GET": PUBLIC},
     "bridge_dealing": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_event": {"GET": PUBLIC},
+    "bridge_event_pdf": {"GET": PUBLIC},
     "bridge_export_pbn": {"GET": PUBLIC},
     "bridge_export_usebio": {"GET": PUBLIC},
     "bridge_frequencies": {"GET": PUBLIC},
