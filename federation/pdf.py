@@ -145,7 +145,8 @@ def _table(pdf: _Document, block: Table):
         text_align=aligns,
         width=pdf.epw,
         line_height=pdf.font_size * 1.6,
-        headings_style=FontFace(emphasis="BOLD", fill_color=(225, 235, 228)),
+        # Headings a size smaller than the cells, so that a word like "Leosztás" fits a number's column.
+        headings_style=FontFace(emphasis="BOLD", size_pt=block.font_size - 1, fill_color=(225, 235, 228)),
         repeat_headings=1,
         padding=(0.6, 1.2),
     ) as table:

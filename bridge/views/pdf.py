@@ -78,7 +78,7 @@ def standings_pdf(request, pk):
                     )
                     for row in rows
                 ],
-                widths=(1.3, 1.6, 7, 1.4, 2.2, 1.8, 1.6),
+                widths=(1.2, 1.8, 6.2, 1.8, 2, 1.6, 2),
                 align="RLLRRRR",
             )
         )
@@ -126,7 +126,7 @@ def frequencies_pdf(request, pk):
                     )
                     for row in sheet.rows
                 ],
-                widths=(1, 1, 2.2, 1.2, 1.2, 1.6, 1.5, 1.5, 1.5),
+                widths=(1, 1, 2, 1.9, 1.1, 1.8, 1.5, 1.5, 1.4),
                 align="LLLLRRRRR",
                 font_size=8.5,
             )
@@ -172,7 +172,7 @@ def score_card_pdf(request, pk, pair):
             )
             for line in lines
         ],
-        widths=(1, 1.3, 1.4, 2.2, 1.2, 1.2, 1.4, 1.4, 1.4),
+        widths=(1.3, 1.4, 1.5, 2.2, 1.9, 1.1, 1.5, 1.3, 1.3),
         align="RLLLLRRRR",
     )
     blocks = [pdf.Paragraph(pdf.line(_pair_no(seat, several), _pair_name(seat)), size=12, bold=True)]
