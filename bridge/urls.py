@@ -1,16 +1,21 @@
 from django.urls import path
 
-from .views import dealing, decisions, director, players, program_check, public
+from .views import dealing, decisions, director, pdf, players, program_check, public
 
 urlpatterns = [
     path("", public.results_index, name="bridge_results"),
     path("events/<int:pk>/", public.event_page, name="bridge_event"),
+    path("events/<int:pk>/results.pdf", pdf.event_pdf, name="bridge_event_pdf"),
     path("events/<int:pk>/setup/", director.event_setup, name="bridge_setup"),
     path("events/<int:pk>/corrections/", director.corrections_queue, name="bridge_corrections"),
     path("sessions/<int:pk>/", public.session_page, name="bridge_session"),
     path("sessions/<int:pk>/boards/", public.frequencies, name="bridge_frequencies"),
     path("sessions/<int:pk>/pairs/<int:pair>/", public.score_card, name="bridge_score_card"),
     path("sessions/<int:pk>/hands/", public.hand_records, name="bridge_hand_records"),
+    path("sessions/<int:pk>/results.pdf", pdf.standings_pdf, name="bridge_session_pdf"),
+    path("sessions/<int:pk>/boards.pdf", pdf.frequencies_pdf, name="bridge_frequencies_pdf"),
+    path("sessions/<int:pk>/pairs/<int:pair>.pdf", pdf.score_card_pdf, name="bridge_score_card_pdf"),
+    path("sessions/<int:pk>/hands.pdf", pdf.hand_records_pdf, name="bridge_hand_records_pdf"),
     path("sessions/<int:pk>/results.pbn", public.export_pbn, name="bridge_export_pbn"),
     path("sessions/<int:pk>/usebio.xml", public.export_usebio, name="bridge_export_usebio"),
     path("sessions/<int:pk>/upload/", director.upload, name="bridge_upload"),

@@ -1,12 +1,14 @@
 from django.urls import path
 
-from .views import director, public
+from .views import director, pdf, public
 
 urlpatterns = [
     path("events/<int:pk>/", public.event_page, name="teams_event"),
     path("events/<int:pk>/rounds/<int:number>/", public.round_page, name="teams_round"),
     path("events/<int:pk>/standings/", public.standings_page, name="teams_standings"),
     path("events/<int:pk>/bracket/", public.bracket_page, name="teams_bracket"),
+    path("events/<int:pk>/standings.pdf", pdf.standings_pdf, name="teams_standings_pdf"),
+    path("events/<int:pk>/bracket.pdf", pdf.bracket_pdf, name="teams_bracket_pdf"),
     path("events/<int:pk>/players/", public.players_page, name="teams_players"),
     path("events/<int:pk>/butler/", public.butler_page, name="teams_butler"),
     path("matches/<int:pk>/", public.match_page, name="teams_match"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import announcements, calendar, clubs, entries, ledger, payments, results, search
+from .views import announcements, calendar, clubs, entries, entry_lists, ledger, payments, results, search
 
 urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
@@ -32,6 +32,11 @@ urlpatterns = [
     path("events/<int:pk>/director/", announcements.event_assign_director, name="event_assign_director"),
     path("events/<int:pk>/enter/", entries.entry_create, name="entry_create"),
     path("events/<int:pk>/entries/", entries.manage_entries, name="manage_entries"),
+    path("events/<int:pk>/entries.pdf", entry_lists.entry_list_pdf, name="entry_list_pdf"),
+    path("events/<int:pk>/entries.csv", entry_lists.entry_list_export, {"fmt": "csv"}, name="entry_list_csv"),
+    path(
+        "events/<int:pk>/entries.xlsx", entry_lists.entry_list_export, {"fmt": "xlsx"}, name="entry_list_xlsx"
+    ),
     path("events/<int:pk>/entries/add/", entries.entry_add, name="entry_add"),
     path("events/<int:pk>/fees/", ledger.fee_ledger, name="fee_ledger"),
     path("federations/<slug:code>/fees/", ledger.club_fee_summary, name="club_fee_summary"),

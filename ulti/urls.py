@@ -1,11 +1,12 @@
 from django.urls import path
 
-from .views import director, public, sheets
+from .views import director, exports, public, sheets
 
 urlpatterns = [
     path("", public.index, name="ulti_index"),
     path("events/<int:pk>/", public.event_page, name="ulti_event"),
     path("events/<int:pk>/standings/", public.standings, name="ulti_standings"),
+    path("events/<int:pk>/standings.pdf", exports.standings_pdf, name="ulti_standings_pdf"),
     path("events/<int:pk>/players/<int:person>/", public.player_card, name="ulti_player"),
     path("events/<int:pk>/start/", director.start, name="ulti_start"),
     path("events/<int:pk>/settings/", director.save_settings, name="ulti_settings"),
@@ -14,6 +15,8 @@ urlpatterns = [
     path("groups/<int:pk>/draw/", director.generate, name="ulti_generate"),
     path("groups/<int:pk>/schedule/", director.schedule, name="ulti_schedule"),
     path("rounds/<int:pk>/", public.round_page, name="ulti_round"),
+    path("rounds/<int:pk>/results.csv", exports.round_csv, name="ulti_round_csv"),
+    path("rounds/<int:pk>/results.pdf", exports.round_pdf, name="ulti_round_pdf"),
     path("rounds/<int:pk>/publish/", director.publish, name="ulti_publish"),
     path("rounds/<int:pk>/edit/", director.edit, name="ulti_round_edit"),
     path("rounds/<int:pk>/cards/", director.cards, name="ulti_cards"),

@@ -1,10 +1,8 @@
 """The stored lists (never computed per request): the rankings index, a list page with its filters, CSV."""
 
-import csv
-
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.query import query_int
+from federation import spreadsheet
 from federation.models import Club, Federation, Region
 from results.page_cache import by_federation_code, cache_public_page
 
@@ -245,6 +244,8 @@ def ranking_list(request, code, kind):
             "query": query.urlencode(),
             "stamp": stamp,
             "csv_url": reverse(csv_name, args=[federation.code]) + ("?" + query.urlencode() if query else ""),
+            "xlsx_url": reverse(csv_name.replace("_csv", "_xlsx"), args=[federation.code])
+            + ("?" + query.urlencode() if query else ""),
             "licence_filtered": needs_licence(federation, kind, year),
             "is_rating": kind == ListKind.RATING,
             "show_qualification": bool(stamp and stamp.counts.get("qualified")),
@@ -254,12 +255,8 @@ def ranking_list(request, code, kind):
     )
 
 
-class _Echo:
-    def write(self, value):
-        return value
-
-
-def ranking_csv(request, code, kind):
+def ranking_csv(request, code, kind, fmt="csv"):
+    """The list as a Hungarian spreadsheet: CSV (";" and decimal comma, with BOM) or XLSX."""
     federation = get_object_or_404(Federation, code=code)
     if kind == ListKind.RATING and federation.game != Federation.ULTI:
         raise Http404("no rating list")
@@ -269,7 +266,6 @@ def ranking_csv(request, code, kind):
     qs = filters.apply(ListEntry.objects.filter(federation=federation, kind=kind, year=year)).order_by(
         "position"
     )
-    writer = csv.writer(_Echo())
     value_header = _("Rating") if kind == ListKind.RATING else _("Masterpoints")
     count_header = _("Rated tables") if kind == ListKind.RATING else _("Events")
     header = [_("Place"), _("Name"), _("Member number"), _("Club"), value_header, count_header]
@@ -279,23 +275,23 @@ def ranking_csv(request, code, kind):
         header.append(_("Qualification"))
 
     def rows():
-        yield "\ufeff" + writer.writerow(header)
         for row in qs.iterator(chunk_size=2000):
             line = [
                 _shown_place(row, category),
                 row.name,
                 row.member_number,
                 row.club_name,
-                str(int(row.total)) if kind == ListKind.RATING else str(row.total),
+                int(row.total) if kind == ListKind.RATING else row.total,
                 row.events,
             ]
             if kind == ListKind.RATING:
                 line.append("P" if row.provisional else "")
             if kind == ListKind.ALLTIME:
                 line.append(row.qualification)
-            yield writer.writerow(line)
+            yield line
 
     label = "rating" if kind == ListKind.RATING else ("alltime" if kind == ListKind.ALLTIME else str(year))
-    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{federation.code}-{label}.csv"'
-    return response
+    filename = f"{federation.code}-{label}"
+    if fmt == "xlsx":
+        return spreadsheet.xlsx_response(filename, header, rows(), sheet=value_header)
+    return spreadsheet.csv_response(filename, header, rows())

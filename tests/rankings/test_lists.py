@@ -5,6 +5,7 @@ import datetime
 import io
 from decimal import Decimal
 
+import openpyxl
 import pytest
 from django.db import transaction
 from django.urls import reverse
@@ -127,11 +128,25 @@ def test_filters_and_search(client, mbsz, bridge_lists, other_bridge_club):
 def test_csv_export(client, mbsz, bridge_lists):
     response = client.get(reverse("rankings_masterpoints_csv", args=[mbsz.code]), {"category": "women"})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    body = b"".join(response.streaming_content).decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(body)))
+    raw = b"".join(response.streaming_content)
+    # Hungarian Excel: a byte-order mark, ";" between fields, decimal comma.
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
     assert len(rows[0]) == 6
     assert [r[1] for r in rows[1:]] == ["Ács Anna", "Kovács Cili"]
     assert rows[1][0] == "1" and rows[2][0] == "2"
+    assert "," in rows[1][4] and "." not in rows[1][4]
+
+
+def test_xlsx_export_holds_the_same_rows_with_numbers_as_numbers(client, mbsz, bridge_lists):
+    response = client.get(reverse("rankings_masterpoints_xlsx", args=[mbsz.code]), {"category": "women"})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert len(rows[0]) == 6
+    assert [r[1] for r in rows[1:]] == ["Ács Anna", "Kovács Cili"]
+    assert isinstance(rows[1][4], int | float) and rows[1][4] > 0
 
 
 def test_licence_filtering_on_the_current_ulti_lists(

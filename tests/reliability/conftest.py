@@ -156,6 +156,7 @@ def _build_world():
         "club_settlement": club.pk,
         # bridge
         "bridge_event": pair_event.pk,
+        "bridge_event_pdf": pair_event.pk,
         "bridge_setup": pair_event.pk,
         "bridge_corrections": pair_event.pk,
         "bridge_correction_decide": correction.pk,
@@ -172,6 +173,8 @@ def _build_world():
         "ulti_generate": group.pk,
         "ulti_schedule": group.pk,
         "ulti_round": ulti_round.pk,
+        "ulti_round_pdf": ulti_round.pk,
+        "ulti_round_csv": ulti_round.pk,
         "ulti_publish": ulti_round.pk,
         "ulti_round_edit": ulti_round.pk,
         "ulti_cards": ulti_round.pk,
@@ -187,17 +190,35 @@ def _build_world():
         "rankings_decline": qualification.pk,
     }
     kwargs = {name: {"pk": value} for name, value in pk.items()}
-    for name in ("teams_event", "teams_standings", "teams_bracket", "teams_players", "teams_butler"):
+    for name in (
+        "teams_event",
+        "teams_standings",
+        "teams_bracket",
+        "teams_players",
+        "teams_butler",
+        "teams_standings_pdf",
+        "teams_bracket_pdf",
+    ):
         kwargs[name] = {"pk": team_event.pk}
     kwargs["teams_setup"] = kwargs["teams_generate"] = {"pk": team_event.pk}
     kwargs["teams_round"] = {"pk": team_event.pk, "number": team_round.number}
-    for name in ("ulti_event", "ulti_standings", "ulti_start", "ulti_settings", "ulti_recompute"):
+    for name in (
+        "ulti_event",
+        "ulti_standings",
+        "ulti_standings_pdf",
+        "ulti_start",
+        "ulti_settings",
+        "ulti_recompute",
+    ):
         kwargs[name] = {"pk": ulti_event.pk}
     kwargs["ulti_player"] = {"pk": ulti_event.pk, "person": ulti_person or player_person.pk}
     for name in (
         "bridge_session",
+        "bridge_session_pdf",
         "bridge_frequencies",
+        "bridge_frequencies_pdf",
         "bridge_hand_records",
+        "bridge_hand_records_pdf",
         "bridge_export_pbn",
         "bridge_export_usebio",
         "bridge_upload",
@@ -215,7 +236,7 @@ def _build_world():
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
     kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
-    kwargs["bridge_score_card"] = {"pk": session.pk, "pair": 1}
+    kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": 1}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
     for name in (
         "event_detail",
@@ -230,6 +251,9 @@ def _build_world():
         "event_assign_director",
         "entry_create",
         "manage_entries",
+        "entry_list_pdf",
+        "entry_list_csv",
+        "entry_list_xlsx",
         "entry_add",
         "fee_ledger",
     ):
@@ -247,14 +271,25 @@ def _build_world():
         "year": year,
         "month": 11,
     }
-    for name in ("rankings_masterpoints", "rankings_masterpoints_csv", "rankings_scheme"):
+    for name in (
+        "rankings_masterpoints",
+        "rankings_masterpoints_csv",
+        "rankings_masterpoints_xlsx",
+        "rankings_scheme",
+    ):
         kwargs[name] = {"code": "mbsz"}
-    kwargs["rankings_rating"] = kwargs["rankings_rating_csv"] = {"code": "mausz"}  # the ulti live rating
+    kwargs["rankings_rating"] = kwargs["rankings_rating_csv"] = kwargs["rankings_rating_xlsx"] = {
+        "code": "mausz"
+    }  # the ulti live rating
     kwargs["rankings_player"] = {"code": "mbsz", "person_id": player_person.pk}
     season_code = Federation.objects.get(pk=season.federation_id).code
     for name in ("rankings_season", "rankings_season_invite", "rankings_season_recompute"):
         kwargs[name] = {"code": season_code, "year": season.year}
     kwargs["rankings_event"] = {"event_id": pair_event.pk}
+    from rankings.models import Award as LedgerRow
+
+    certified = LedgerRow.objects.filter(is_current=True).order_by("pk").first()
+    kwargs["rankings_certificate"] = {"event_id": certified.event_id, "person_id": certified.person_id}
     # appeals
     for name in (
         "appeal_detail",

@@ -16,6 +16,10 @@ import io
 import re
 from dataclasses import dataclass
 
+# What the portal's round export writes (and this reader skips as a header): the upload's own format, so
+# an exported round can be corrected in a spreadsheet and uploaded again. A fourth column (the name) is
+# for the reader; the parser reads the first three.
+EXPORT_HEADER = ("Asztal", "Játékos", "Forint", "Név")
 HEADER_WORDS = {"asztal", "table", "jatekos", "játékos", "player", "forint", "ft", "eredmeny", "eredmény"}
 _FORINT = re.compile(r"^[+-]?\d+$")
 

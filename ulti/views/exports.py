@@ -1,0 +1,105 @@
+"""A round's results as the CSV the upload reads, and the PDFs of a round and of the standings.
+
+The same permission as the matching page: a round's export and PDF through `round_or_deny`, the standings'
+through `event_or_deny`."""
+
+from django.utils.translation import gettext as _
+
+from config.query import query_int
+from federation import pdf, spreadsheet
+
+from ..engine.csv_upload import EXPORT_HEADER
+from ..models import Stage
+from ..services import pages
+from .common import event_or_deny, round_or_deny
+
+
+def _round_title(rnd) -> str:
+    stage = str(rnd.group.stage)
+    group = _("Group %(name)s") % {"name": rnd.group.name} if rnd.group.name else ""
+    return pdf.line(stage[:1].upper() + stage[1:], group, _("Round %(n)s") % {"n": rnd.number})
+
+
+def round_csv(request, pk):
+    """table;player (start number);forint;name: exactly what the round's CSV upload reads."""
+    rnd = round_or_deny(request, pk)
+    rows = [
+        (t["table"].number, s["participant"].number, s["forint"], str(s["participant"].person))
+        for t in pages.round_tables(rnd)["tables"]
+        for s in t["seats"]
+        if s["forint"] is not None
+    ]
+    return spreadsheet.csv_response(f"ulti-{rnd.event_id}-round-{rnd.number}", EXPORT_HEADER, rows)
+
+
+def _forint(value):
+    return "" if value is None else f"{value:+d}"
+
+
+def round_pdf(request, pk):
+    rnd = round_or_deny(request, pk)
+    event = rnd.event
+    blocks = []
+    for t in pages.round_tables(rnd)["tables"]:
+        blocks.append(
+            pdf.Table(
+                title=_("Table %(n)s") % {"n": t["table"].number},
+                headers=[_("No."), _("Player"), _("Forint"), _("Points")],
+                rows=[
+                    (s["participant"].number, str(s["participant"].person), _forint(s["forint"]), s["points"])
+                    for s in t["seats"]
+                ],
+                widths=(1, 6, 2, 2),
+                align="RLRR",
+            )
+        )
+    subtitle = pdf.line(event.title, event.federation, event.club, event.start_date, _round_title(rnd))
+    return pdf.pdf_response(f"ulti-{event.pk}-round-{rnd.number}", _("Round results"), subtitle, blocks)
+
+
+def standings_pdf(request, pk):
+    event = event_or_deny(request, pk)
+    stages = list(Stage.objects.filter(event=event).order_by("number"))
+    number = request.GET.get("stage")
+    stage = next((s for s in stages if str(s.number) == number), stages[-1] if stages else None)
+    blocks, heading = [], ""
+    if stage is not None:
+        rounds = pages.after_rounds(stage)
+        after = query_int(request.GET, "after", 0, 32767)
+        after = after if after in rounds else (rounds[-1] if rounds else None)
+        if after:
+            heading = _("standings after round %(n)s") % {"n": after}
+            teams = pages.team_standings(stage, after) if event.format == event.Format.ULTI_TEAM else []
+            if teams:
+                blocks.append(
+                    pdf.Table(
+                        title=_("Teams"),
+                        headers=[_("Place"), _("Team"), _("Points"), _("Forint")],
+                        rows=[(f"{t.place}.", t.entry.team_name, t.points, _forint(t.forint)) for t in teams],
+                        widths=(1.2, 7, 2, 2),
+                        align="RLRR",
+                    )
+                )
+            blocks.append(
+                pdf.Table(
+                    title=_("Players") if teams else "",
+                    headers=[_("Place"), _("No."), _("Player"), _("Points"), _("Forint"), _("Tables")],
+                    rows=[
+                        (
+                            f"{r.place}.",
+                            r.participant.number,
+                            str(r.participant.person),
+                            r.points,
+                            _forint(r.forint),
+                            r.tables,
+                        )
+                        for r in pages.standings(stage, None, after)
+                    ],
+                    widths=(1.2, 1, 6, 1.6, 2, 1.4),
+                    align="RRLRRR",
+                )
+            )
+    if not blocks:
+        blocks.append(pdf.Paragraph(_("No results yet.")))
+    subtitle = pdf.line(event.federation, event.club, event.start_date, str(stage or ""), heading)
+    return pdf.pdf_response(f"ulti-{event.pk}-standings", event.title, subtitle, blocks)
