@@ -33,6 +33,8 @@ AUDITED = [
     # roles, and who made an account act as a member (the member's mailed confirmation or an approval)
     ("federation.Role", []),
     ("federation.LinkRequest", []),
+    # the register of qualified directors (VSz 9): additions, renewals, revocations
+    ("federation.QualifiedDirector", []),
     # results: uploads, corrections, adjustments (all append-only versions) and what leads to them
     ("bridge.ResultVersion", ["raw", "deals"]),
     ("bridge.ResultPenalty", []),
