@@ -45,6 +45,7 @@ AUDITED = [
     ("teams.LineUp", []),
     ("ulti.RoundUpload", ["raw"]),
     ("ulti.ScoreSheet", ["deals"]),
+    ("ulti.SheetDraft", ["deals"]),
     # decisions: appeals (both instances, the committee's votes) and discipline
     ("appeals.Decision", []),
     ("appeals.Vote", []),
