@@ -6,33 +6,87 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('federation', '0007_search_keys'),
+        ("federation", "0007_search_keys"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='QualifiedDirector',
+            name="QualifiedDirector",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('level', models.CharField(choices=[('club', 'club director'), ('national', 'national director'), ('international', 'international director')], max_length=20, verbose_name='qualification')),
-                ('valid_from', models.DateField(verbose_name='valid from')),
-                ('valid_until', models.DateField(verbose_name='valid until')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='revoked')),
-                ('revoke_reason', models.TextField(blank=True, verbose_name='reason of the revocation')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('federation', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='directors', to='federation.federation', verbose_name='federation')),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='director_qualifications', to='federation.person', verbose_name='person')),
-                ('revoked_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "level",
+                    models.CharField(
+                        choices=[
+                            ("club", "club director"),
+                            ("national", "national director"),
+                            ("international", "international director"),
+                        ],
+                        max_length=20,
+                        verbose_name="qualification",
+                    ),
+                ),
+                ("valid_from", models.DateField(verbose_name="valid from")),
+                ("valid_until", models.DateField(verbose_name="valid until")),
+                ("revoked_at", models.DateTimeField(blank=True, null=True, verbose_name="revoked")),
+                ("revoke_reason", models.TextField(blank=True, verbose_name="reason of the revocation")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "federation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="directors",
+                        to="federation.federation",
+                        verbose_name="federation",
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="director_qualifications",
+                        to="federation.person",
+                        verbose_name="person",
+                    ),
+                ),
+                (
+                    "revoked_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'qualified director',
-                'verbose_name_plural': 'qualified directors',
-                'ordering': ['person__last_name', 'person__first_name', '-valid_until'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('valid_until__gte', models.F('valid_from'))), name='director_valid_range')],
+                "verbose_name": "qualified director",
+                "verbose_name_plural": "qualified directors",
+                "ordering": ["person__last_name", "person__first_name", "-valid_until"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("valid_until__gte", models.F("valid_from"))),
+                        name="director_valid_range",
+                    )
+                ],
             },
         ),
     ]

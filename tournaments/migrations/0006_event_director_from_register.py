@@ -5,16 +5,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('federation', '0008_qualified_directors'),
-        ('tournaments', '0005_search_keys'),
+        ("federation", "0008_qualified_directors"),
+        ("tournaments", "0005_search_keys"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='director',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='federation.qualifieddirector', verbose_name='tournament director (register)'),
+            model_name="event",
+            name="director",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="events",
+                to="federation.qualifieddirector",
+                verbose_name="tournament director (register)",
+            ),
         ),
     ]

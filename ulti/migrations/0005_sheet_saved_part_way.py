@@ -6,25 +6,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ulti', '0004_restore_source'),
+        ("ulti", "0004_restore_source"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SheetDraft',
+            name="SheetDraft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('deals', models.JSONField(help_text='[row number, deal record] of the rows entered so far.', verbose_name='deals')),
-                ('saved_at', models.DateTimeField(auto_now=True)),
-                ('saved_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='sheet_draft', to='ulti.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "deals",
+                    models.JSONField(
+                        help_text="[row number, deal record] of the rows entered so far.",
+                        verbose_name="deals",
+                    ),
+                ),
+                ("saved_at", models.DateTimeField(auto_now=True)),
+                (
+                    "saved_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sheet_draft",
+                        to="ulti.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'score sheet saved part-way',
-                'verbose_name_plural': 'score sheets saved part-way',
+                "verbose_name": "score sheet saved part-way",
+                "verbose_name_plural": "score sheets saved part-way",
             },
         ),
     ]
