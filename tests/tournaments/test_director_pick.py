@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from federation.models import QualifiedDirector, Role
 from tournaments.models import Event
+from tournaments.services import workflow
 
 from .test_workflow import form_data
 
@@ -145,9 +146,33 @@ def test_the_event_page_says_there_is_no_director_and_who_names_one(
     assert 'id="no-director"' not in client.get(reverse("event_detail", args=[event.pk])).content.decode()
 
 
-def test_the_ulti_event_page_says_so_too(client, make_event, mausz, ulti_club):
+def test_the_ulti_event_page_says_so_too(
+    client, make_event, mausz, ulti_club, staff_mausz, make_user, django_capture_on_commit_callbacks
+):
     event = make_event(
         federation=mausz, club=ulti_club, format=Event.Format.ULTI_INDIVIDUAL, event_class="rating"
     )
     page = client.get(reverse("ulti_event", args=[event.pk])).content.decode()
     assert 'id="no-director"' in page and "Szolnoki Ulti Egyesület" in page
+    # Named by e-mail: the anonymous page, served from the cache, is renewed.
+    make_user("reho@example.hu")
+    with django_capture_on_commit_callbacks(execute=True):
+        workflow.assign_director(event.pk, staff_mausz, "reho@example.hu")
+    assert 'id="no-director"' not in client.get(reverse("ulti_event", args=[event.pk])).content.decode()
+
+
+def test_a_new_announcement_with_a_pick_gives_the_role(client, club_admin, bridge_club, register):
+    client.force_login(club_admin)
+    response = client.post(
+        reverse("event_create"), form_data(bridge_club, director=f"Hajdú Gábor #{register['hajdu'].pk}")
+    )
+    assert response.status_code == 302
+    event = Event.objects.get(title="Őszi páros")
+    assert event.director == register["hajdu"] and _director_roles(event) == {"hajdu@example.hu"}
+    # Taking the pick away takes the role with it.
+    client.post(
+        reverse("event_edit", args=[event.pk]),
+        form_data(bridge_club, director="", start_date=event.start_date.isoformat()),
+    )
+    event.refresh_from_db()
+    assert event.director is None and not _director_roles(event)

@@ -7,6 +7,7 @@ person's account the event's director role and takes it from the previous pick's
 from django.utils.translation import gettext as _
 
 from federation.models import QualifiedDirector, Role
+from results.page_cache import bump, event_scope
 
 from ..engine.directors import required_level
 from ..models import Event, EventChange
@@ -51,6 +52,7 @@ def follow_pick(event: Event, previous_id: int | None, user) -> None:
         Role.objects.get_or_create(
             user_id=new_user_id, kind=Role.DIRECTOR, event=event, defaults={"granted_by": user}
         )
+    forget_cached_pages(event)
     if event.director_id:
         name = event.director.person.full_name
         if event.director_name != name:
@@ -62,6 +64,11 @@ def follow_pick(event: Event, previous_id: int | None, user) -> None:
         EventChange.Action.DIRECTOR,
         details={"director": event.director.person.full_name if event.director_id else ""},
     )
+
+
+def forget_cached_pages(event: Event) -> None:
+    """The game's cached public pages carry the "no director yet" notice: a named director renews them."""
+    bump(event_scope(event.pk))
 
 
 def has_director(event: Event) -> bool:

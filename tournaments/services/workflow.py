@@ -298,4 +298,5 @@ def assign_director(event_id, user, email) -> Role:
         event.director_name = person.full_name if person else director.get_full_name() or director.username
         event.save(update_fields=["director_name", "updated_at"])
     history.record(event, user, Action.DIRECTOR, details={"director": director.username})
+    directors.forget_cached_pages(event)
     return role
