@@ -43,3 +43,10 @@ def record_due_starts():
     """Beat: record the start of sessions whose announced start has passed on the server's clock now
     (their sealed deals and hand records open); idempotent, a start is recorded once."""
     return dealing.record_due_starts()
+
+
+@shared_task
+def compute_due_hand_records():
+    """Beat: the hand records of sessions whose start has passed, not waiting for a recompute to ask for
+    them; idempotent (deals already analysed are skipped)."""
+    return handrecords.compute_due()

@@ -247,6 +247,8 @@ CELERY_BEAT_SCHEDULE = {
     "results-sweep-recomputes": {"task": "results.tasks.sweep_recomputes", "schedule": 60.0},
     # Bridge sessions whose announced start the clock has passed: their start is recorded, deals open.
     "bridge-record-due-starts": {"task": "bridge.tasks.record_due_starts", "schedule": 60.0},
+    # Their hand records (double-dummy, par) once the start has passed, whether or not a recompute runs.
+    "bridge-compute-due-hand-records": {"task": "bridge.tasks.compute_due_hand_records", "schedule": 120.0},
 }
 RECOMPUTE_SWEEP_GRACE_SECONDS = env.int("RECOMPUTE_SWEEP_GRACE_SECONDS", default=120)
 

@@ -33,6 +33,8 @@ AUDITED = [
     # roles, and who made an account act as a member (the member's mailed confirmation or an approval)
     ("federation.Role", []),
     ("federation.LinkRequest", []),
+    # the register of qualified directors (VSz 9): additions, renewals, revocations
+    ("federation.QualifiedDirector", []),
     # results: uploads, corrections, adjustments (all append-only versions) and what leads to them
     ("bridge.ResultVersion", ["raw", "deals"]),
     ("bridge.ResultPenalty", []),
@@ -43,6 +45,7 @@ AUDITED = [
     ("teams.LineUp", []),
     ("ulti.RoundUpload", ["raw"]),
     ("ulti.ScoreSheet", ["deals"]),
+    ("ulti.SheetDraft", ["deals"]),
     # decisions: appeals (both instances, the committee's votes) and discipline
     ("appeals.Decision", []),
     ("appeals.Vote", []),

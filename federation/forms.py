@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
-from .models import Federation, MemberRequest, Membership, Person
+from .models import Federation, MemberRequest, Membership, Person, QualifiedDirector
 
 User = get_user_model()
 
@@ -106,3 +106,21 @@ class MailAddressForm(forms.ModelForm):
         if choice == Person.MAIL_TO_MEMBER and not self.instance.email:
             raise forms.ValidationError(_("Your member record has no e-mail address."))
         return choice
+
+
+class QualificationForm(forms.Form):
+    """A new entry of the directors' register (VSz 9); the person is chosen from the member search."""
+
+    person = forms.IntegerField(widget=forms.HiddenInput)
+    level = forms.ChoiceField(label=_("Qualification"), choices=QualifiedDirector.LEVELS)
+    valid_from = forms.DateField(label=_("Valid from"), widget=forms.DateInput(attrs={"type": "date"}))
+    valid_until = forms.DateField(label=_("Valid until"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class RenewForm(forms.Form):
+    level = forms.ChoiceField(label=_("Qualification"), choices=QualifiedDirector.LEVELS)
+    valid_until = forms.DateField(label=_("Valid until"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class RevokeForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500)

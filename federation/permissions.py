@@ -23,3 +23,5 @@ rules.add_perm("federation.review_member_requests", is_superuser | is_federation
 # Linking an account to a member record without an e-mail: the club admin of the member's club or the staff.
 rules.add_perm("federation.review_link_request", is_superuser | is_federation_staff | is_club_admin)
 rules.add_perm("federation.view_outbox", is_superuser | is_federation_staff)  # their federations' mail
+# The register of qualified directors (VSz 9): the staff of its federation.
+rules.add_perm("federation.manage_directors", is_superuser | is_federation_staff)

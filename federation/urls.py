@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, people
+from .views import accounts, directors, people
 
 urlpatterns = [
     path("accounts/register/", accounts.register, name="register"),
@@ -15,4 +15,8 @@ urlpatterns = [
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/token/", accounts.api_token, name="api_token"),
     path("clubs/", people.club_list, name="club_list"),
+    path("directors/", directors.register_home, name="director_register_home"),
+    path("directors/<slug:code>/", directors.director_register, name="director_register"),
+    path("directors/entry/<int:pk>/renew/", directors.director_renew, name="director_renew"),
+    path("directors/entry/<int:pk>/revoke/", directors.director_revoke, name="director_revoke"),
 ]

@@ -1,15 +1,20 @@
 """Forms of the announcement, the workflow steps and the entries."""
 
+import re
+
 from django import forms
 from django.db.models import Q
 from django.forms import inlineformset_factory
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Club, Federation, Role
+from federation.engine.text import search_key
+from federation.models import Club, Federation, QualifiedDirector, Role
 
 from .models import Division, Event, Session
 from .results_pages import scored_formats
 from .rule_sets import rule_set_choices
+from .services import directors as director_picks
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -22,7 +27,7 @@ EVENT_SECTIONS = [
     (_("Structure"), ["movement", "boards", "capacity", "season", "qualifier_number", "region", "rule_set"]),
     (
         _("Organiser and director"),
-        ["organiser_name", "organiser_address", "organiser_phone", "director_name"],
+        ["organiser_name", "organiser_address", "organiser_phone", "director"],
     ),
     (
         _("Entry and fees"),
@@ -53,8 +58,57 @@ EVENT_SECTIONS = [
 ]
 
 
+def director_label(row: QualifiedDirector) -> str:
+    # The id closes the label: the browser's list puts the whole label into the field, and two directors
+    # may share a name.
+    return f"{row.person} · {row.get_level_display()} · {row.valid_until:%Y.%m.%d.} #{row.pk}"
+
+
+class DirectorPickField(forms.ModelChoiceField):
+    """The director from the register, typed with the browser's list of names (a name search)."""
+
+    widget = forms.TextInput(attrs={"list": "director-register", "autocomplete": "off"})
+    ID = re.compile(r"#(\d+)\s*$")
+
+    def prepare_value(self, value):
+        if isinstance(value, QualifiedDirector):
+            return director_label(value)
+        # The initial value is the stored pk; a bound form shows back what was typed.
+        if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+            row = QualifiedDirector.objects.select_related("person").filter(pk=int(value)).first()
+            return director_label(row) if row else value
+        return value
+
+    def to_python(self, value):
+        value = (value or "").strip()
+        if not value:
+            return None
+        found = self.ID.search(value)
+        if found:
+            row = self.queryset.filter(pk=int(found.group(1))).first()
+        else:
+            rows = list(self.queryset.filter(person__search_name=search_key(value))[:2])
+            if len(rows) > 1:
+                raise forms.ValidationError(
+                    _("Several directors of the register have this name: choose one from the list.")
+                )
+            row = rows[0] if rows else None
+        if row is None:
+            raise forms.ValidationError(_("Choose a director from the register."))
+        return row
+
+
 class EventForm(forms.ModelForm):
     SECTIONS = EVENT_SECTIONS
+    director = DirectorPickField(
+        queryset=QualifiedDirector.objects.filter(revoked_at__isnull=True).select_related("person"),
+        required=False,
+        label=_("Tournament director"),
+        help_text=_(
+            "From the federation's register of qualified directors (VSz 9): type a name and choose; only "
+            "qualifications valid on the event's days are accepted. The director gets the event's director role."
+        ),
+    )
 
     class Meta:
         model = Event
@@ -106,6 +160,9 @@ class EventForm(forms.ModelForm):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Use 'Move date' to change it; entrants are notified.")
         self.rule_sets = rule_set_choices()
+        self.director_choices = [
+            director_label(row) for row in director_picks.offered([f.pk for f in feds], timezone.localdate())
+        ]
         # Only the formats something scores (tournaments.results_pages): bridge individual events are not
         # offered until individual scoring exists; an existing event keeps its own format.
         offered = set(scored_formats())
@@ -125,6 +182,17 @@ class EventForm(forms.ModelForm):
             self.add_error("club", _("The club belongs to another federation."))
         if federation and not club and not (self.user.is_superuser or federation.pk in self.staff_feds):
             self.add_error("club", _("Choose the organising club."))
+        director = data.get("director")
+        if director and federation and data.get("start_date"):
+            planned = Event(
+                federation=federation,
+                start_date=data["start_date"],
+                end_date=data.get("end_date"),
+                event_class=data.get("event_class") or "",
+            )
+            problem = director_picks.pick_problem(planned, director)
+            if problem:
+                self.add_error("director", problem)
         if data.get("event_class") == Event.EventClass.CHAMPIONSHIP:
             data["members_only"] = data["residency_required"] = True
         return data

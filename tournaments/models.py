@@ -137,6 +137,16 @@ class Event(models.Model):
     organiser_address = models.CharField(_("organiser's address"), max_length=200, blank=True)
     organiser_phone = models.CharField(_("organiser's phone"), max_length=40, blank=True)
     director_name = models.CharField(_("tournament director"), max_length=200, blank=True)
+    # The pick from the federation's register (VSz 9); its person's account holds the event's director role
+    # (tournaments.services.directors). director_name follows it; older events have the name alone.
+    director = models.ForeignKey(
+        "federation.QualifiedDirector",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("tournament director (register)"),
+    )
     entry_fee = models.PositiveIntegerField(
         _("entry fee (Ft per player)"), default=0, help_text=_("Integer forints per player.")
     )

@@ -334,6 +334,29 @@ class ScoreSheet(AppendOnly):
         return self.table.event
 
 
+class SheetDraft(models.Model):
+    """A score sheet saved part-way through the round: the deals entered so far, one working copy per table.
+
+    Not a result: no round version is written until the sheet is finished (`services.sheets.save`), which
+    removes the draft."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="sheet_draft")
+    deals = models.JSONField(_("deals"), help_text=_("[row number, deal record] of the rows entered so far."))
+    saved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    saved_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("score sheet saved part-way")
+        verbose_name_plural = _("score sheets saved part-way")
+
+    def __str__(self):
+        return f"{self.table} ({len(self.deals)})"
+
+    @property
+    def event(self):
+        return self.table.event
+
+
 class TableScore(models.Model):
     """A seat's result as scored from the latest version: forints, table points and place at the table."""
 

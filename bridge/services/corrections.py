@@ -46,6 +46,38 @@ def next_start(session: PairSession) -> datetime.datetime | None:
     return following.starts_at if following is not None else None
 
 
+SHORT_BEFORE_NEXT = datetime.timedelta(minutes=30)
+
+
+def publish_warning(session: PairSession, now=None) -> str:
+    """What the director must hear when results go out less than 30 minutes before the next session: the
+    correction window (VSz 12, 26) then ends 15 minutes before that session, not 30 minutes after now."""
+    following = next_start(session)
+    now = now or timezone.now()
+    if following is None or following - now >= SHORT_BEFORE_NEXT:
+        return ""
+    closes = following - BEFORE_NEXT_SESSION
+    times = {
+        "start": timezone.localtime(following).strftime("%H:%M"),
+        "closes": timezone.localtime(closes).strftime("%H:%M"),
+    }
+    if closes <= now:
+        return (
+            _(
+                "The next session starts at %(start)s: the correction window (VSz 12) closed at %(closes)s, "
+                "15 minutes before it; published now, these results can no longer be corrected on request."
+            )
+            % times
+        )
+    return (
+        _(
+            "The next session starts at %(start)s: the correction window (VSz 12) ends 15 minutes before it, "
+            "at %(closes)s, not 30 minutes after publication."
+        )
+        % times
+    )
+
+
 def window_open(session: PairSession, now=None) -> bool:
     deadline = correction_deadline(session)
     return deadline is not None and (now or timezone.now()) <= deadline

@@ -4,7 +4,11 @@ DDS takes a noticeable fraction of a second per deal, so this runs in its own ta
 are written, only for deals it has not analysed yet; pages only read the stored rows.
 """
 
+import datetime
+import logging
+
 from django.db import transaction
+from django.utils import timezone
 from endplay.dds import calc_all_tables, par
 from endplay.types import Deal, Denom, Player
 
@@ -13,6 +17,7 @@ from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 from ..models import HandRecord, PairSession
 from . import dealing, versions
 
+log = logging.getLogger(__name__)
 SEATS = "NESW"
 STRAINS = ("NT", "S", "H", "D", "C")
 _CHUNK = 10  # deals per DDS call, well within its batch limit
@@ -70,3 +75,29 @@ def compute(session_id: int) -> int:
                 },
             )
     return len(analysed)
+
+
+# The beat looks back this far: a session started earlier had its hand records computed by an earlier tick.
+DUE_HORIZON = datetime.timedelta(days=3)
+
+
+def compute_due(now=None) -> dict[int, int]:
+    """The beat task's service: hand records of every session whose start has passed, whatever else runs.
+
+    Starts due on the clock are recorded first (the same idempotent step as `dealing.record_due_starts`), then
+    each session started within `DUE_HORIZON` whose open deals are not all analysed is computed; `compute`
+    skips deals already stored, so a second run (or a recompute's run meanwhile) changes nothing.
+    Returns session id -> deals analysed."""
+    now = now or timezone.now()
+    dealing.record_due_starts(now)
+    started = PairSession.objects.filter(start__at__lte=now, start__at__gte=now - DUE_HORIZON).order_by("pk")
+    done = {}
+    for session_id in started.values_list("pk", flat=True):
+        try:
+            analysed = compute(session_id)
+        except Exception:  # one session's bad deal must not keep the others' hand records back
+            log.exception("hand records of session %s failed", session_id)
+            continue
+        if analysed:
+            done[session_id] = analysed
+    return done

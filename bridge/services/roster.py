@@ -9,11 +9,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from results.models import VersionedUpload
 
-from ..models import PairSession, Substitution, Withdrawal
+from ..models import Pair, PairSession, Substitution, Withdrawal
 from . import versions
 
 
@@ -112,19 +113,49 @@ def record_substitution(session: PairSession, pair, original, substitute, boards
         raise ValueError(_("%(person)s is not a player of this pair") % {"person": original})
     if substitute.pk in pair.player_ids:
         raise ValueError(_("a player of the pair cannot substitute for his partner"))
+    boards = sorted(set(boards))
     with transaction.atomic():
         versions.lock_event(session.event_id)
+        _check_substitute(session, pair, substitute, boards)
         sub = Substitution.objects.create(
             session=session,
             pair=pair,
             original=original,
             substitute=substitute,
-            boards=sorted(set(boards)),
+            boards=boards,
             recorded_by=user,
             note=note,
         )
         versions.mark_changed(session.event_id)
     return sub
+
+
+def _check_substitute(session: PairSession, pair, substitute, boards: list[int]):
+    """VSz 25: nobody substitutes in an event he plays in, or in a session he played already (for another
+    pair); and a pair never has two substitutes at the table (both its players replaced on one board)."""
+    plays = Pair.objects.filter(event_id=session.event_id).filter(
+        Q(player1=substitute) | Q(player2=substitute)
+    )
+    if plays.exists():
+        raise ValueError(
+            _("%(person)s plays in this event and cannot be a substitute in it (VSz 25)")
+            % {"person": substitute}
+        )
+    if Substitution.objects.filter(session=session, substitute=substitute).exclude(pair=pair).exists():
+        raise ValueError(
+            _("%(person)s already substituted for another pair in this session (VSz 25)")
+            % {"person": substitute}
+        )
+    for other in Substitution.objects.filter(session=session, pair=pair).select_related("substitute"):
+        shared = sorted(set(other.boards) & set(boards))
+        if shared and other.substitute_id != substitute.pk:
+            raise ValueError(
+                _(
+                    "%(pair)s already has a substitute (%(other)s) on boards %(boards)s: a pair may not play "
+                    "with two substitutes (VSz 25)"
+                )
+                % {"pair": pair, "other": other.substitute, "boards": ", ".join(map(str, shared))}
+            )
 
 
 def record_withdrawal(session: PairSession, pair, user, reason=""):

@@ -175,12 +175,16 @@ def traveller(request, pk, board):
 @require_POST
 def publish(request, pk):
     session = session_or_deny(request, pk, MANAGE)
+    already = session.published_at is not None
     try:
-        setup.publish(session, request.user)
+        session = setup.publish(session, request.user)
     except setup.SetupError as error:
         messages.error(request, str(error))
     else:
         messages.success(request, _("Results published."))
+        warning = "" if already else corrections.publish_warning(session, session.published_at)
+        if warning:
+            messages.warning(request, warning)
     return redirect("bridge_session", session.pk)
 
 

@@ -85,6 +85,9 @@ def session_page(request, pk):
             mine=mine,
             version=latest,
             in_force=decisions.summary(latest) if latest and request.user.has_perm(MANAGE, session) else [],
+            publish_warning=corrections.publish_warning(session)
+            if latest and session.published_at is None and request.user.has_perm(MANAGE, session)
+            else "",
         ),
     )
 

@@ -5,6 +5,7 @@ in a savepoint within it, and the whole world is rolled back when the module end
 the rest of the suite when it shares an xdist worker's database.
 """
 
+import datetime
 from dataclasses import dataclass, field
 
 import pytest
@@ -50,7 +51,7 @@ def _user(email, *, superuser=False):
 def _build_world():
     from appeals.models import Appeal, CommitteeMember, Decision
     from bridge.models import CorrectionRequest, PairSession
-    from federation.models import Club, Federation, Person, Region, Role
+    from federation.models import Club, Federation, Person, QualifiedDirector, Region, Role
     from rankings.models import Qualification, Season
     from teams.models import Match
     from teams.models import Round as TeamRound
@@ -139,7 +140,17 @@ def _build_world():
         entry=my_entry,
     )
     year = pair_event.starts_on.year if hasattr(pair_event, "starts_on") else 2026
+    # One entry of MBSz's register of qualified directors (VSz 9), for its renew / revoke pages.
+    register_entry = QualifiedDirector.objects.create(
+        federation=mbsz,
+        person=player_person,
+        level=QualifiedDirector.CLUB,
+        valid_from=datetime.date(2026, 1, 1),
+        valid_until=datetime.date(2027, 12, 31),
+    )
     pk = {
+        "director_renew": register_entry.pk,
+        "director_revoke": register_entry.pk,
         # federation
         "club_detail": club.pk,
         "person_detail": player_person.pk,
@@ -263,6 +274,7 @@ def _build_world():
     kwargs["calendar_ics_federation"] = {"code": "mbsz"}
     kwargs["bridge_program_check"] = {"pk": mbsz.pk}
     kwargs["club_fee_summary"] = {"code": "mbsz"}
+    kwargs["director_register"] = {"code": "mbsz"}
     kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}
     kwargs["federation_bank_statement"] = kwargs["settlement"] = {"code": "mbsz"}
     kwargs["settlement_month"] = kwargs["settlement_csv"] = {"code": "mbsz", "year": year, "month": 11}

@@ -90,6 +90,13 @@ PAGES = {
     "appeals_reports": {"GET": MBSZ_STAFF | {"disciplinary"}, "POST": MBSZ_STAFF | {"disciplinary"}},
     "appeals_session_end": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "audit_log": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},  # federation staff: their own rows
+    # The register of qualified directors (VSz 9): the staff of its federation; the navbar's entry leads
+    # each federation's staff to their own. Renew / revoke without a form: MBSz staff are sent back with an
+    # error, everybody else gets a 404 (tests/federation/test_director_register.py posts real forms).
+    "director_register": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},
+    "director_register_home": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},
+    "director_renew": {"GET": NOBODY, "POST": NOBODY},
+    "director_revoke": {"GET": NOBODY, "POST": NOBODY},
     "bridge_adjust": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_correction_decide": {"GET": NOBODY, "POST": NOBODY},
     "bridge_correction_request": {"GET": {"player", "other_player"}, "POST": {"player", "other_player"}},

@@ -20,7 +20,7 @@ from federation.services.notifications import absolute_url, address_of, notify
 from .. import session_starts
 from ..models import Event, EventChange
 from ..refusals import Refused
-from . import history, mail
+from . import directors, history, mail
 from .entries import fill_places, lock_event
 
 Status = Event.Status
@@ -80,6 +80,7 @@ def save_announcement(user, form, formsets) -> Event:
     """Create or edit an announcement from a valid form and its session / division formsets."""
     event = form.instance
     creating = event.pk is None
+    previous_director = None
     if creating:
         if not user.has_perm("tournaments.add_event"):
             raise PermissionDenied
@@ -90,13 +91,16 @@ def save_announcement(user, form, formsets) -> Event:
             raise PermissionDenied
         before = _snapshot(event)
         old_capacity = event.capacity
+        previous_director = event.director_id
     event = form.save()
     for formset in formsets:
         formset.instance = event
         formset.save()
     if creating:
         history.record(event, user, Action.CREATED, status_before="")
+        directors.follow_pick(event, None, user)
         return event
+    directors.follow_pick(event, previous_director, user)
     changes = history.diff(before, _snapshot(event))
     if changes:
         history.record(event, user, Action.EDITED, details=changes)
@@ -294,4 +298,5 @@ def assign_director(event_id, user, email) -> Role:
         event.director_name = person.full_name if person else director.get_full_name() or director.username
         event.save(update_fields=["director_name", "updated_at"])
     history.record(event, user, Action.DIRECTOR, details={"director": director.username})
+    directors.forget_cached_pages(event)
     return role

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..engine import sheet
-from ..models import ScoreSheet, Table
+from ..models import ScoreSheet, SheetDraft, Table
 from . import UltiError, loading, uploads
 
 
@@ -121,6 +121,7 @@ def save(table: Table, rows: list[tuple[int, dict]], *, user, note="", **resolut
         **resolution,
     )
     last = ScoreSheet.objects.filter(table=table).order_by("-number").first()
+    SheetDraft.objects.filter(table=table).delete()  # finished: the part-way copy has done its work
     return ScoreSheet.objects.create(
         table=table,
         number=(last.number + 1) if last else 1,
@@ -134,3 +135,25 @@ def save(table: Table, rows: list[tuple[int, dict]], *, user, note="", **resolut
 
 def latest(table: Table) -> ScoreSheet | None:
     return ScoreSheet.objects.filter(table=table).order_by("-number").first()
+
+
+@transaction.atomic
+def save_partial(table: Table, data, *, user) -> SheetDraft:
+    """Keep the deals entered so far (part-way through the round) without writing a round version; the
+    sheet is finished later with `save`. Deals the engine cannot settle yet are kept as typed."""
+    rows = rows_of_form(table, data)
+    if not rows:
+        raise UltiError(_("No deal is entered yet: nothing to save."))
+    draft, _created = SheetDraft.objects.update_or_create(
+        table=table, defaults={"deals": [[number, record] for number, record in rows], "saved_by": user}
+    )
+    return draft
+
+
+def draft_of(table: Table) -> SheetDraft | None:
+    """The part-way sheet, if it is newer than the table's last finished one."""
+    draft = SheetDraft.objects.filter(table=table).select_related("saved_by").first()
+    last = latest(table)
+    if draft is None or (last is not None and last.entered_at > draft.saved_at):
+        return None
+    return draft

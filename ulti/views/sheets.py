@@ -39,6 +39,21 @@ def sheet_form(request, pk):
         values = {k: v for k, v in request.POST.items() if k.startswith("d")}
         if rnd.status != Round.Status.PUBLISHED:
             messages.error(request, _("Round %(n)s is not published yet.") % {"n": rnd.number})
+        elif "partial" in request.POST:
+            try:
+                draft = sheets.save_partial(table, request.POST, user=request.user)
+            except UltiError as error:
+                show_errors(request, error)
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "Saved part-way: %(n)s of %(required)s deals. No result is written until the sheet "
+                        "is finished."
+                    )
+                    % {"n": len(draft.deals), "required": required},
+                )
+                return redirect("ulti_sheet", table.pk)
         else:
             note = request.POST.get("note", "")
             try:
@@ -62,7 +77,13 @@ def sheet_form(request, pk):
                 return redirect("ulti_round", rnd.pk)
     else:
         latest = sheets.latest(table)
-        if latest is not None:
+        draft = sheets.draft_of(table)
+        if draft is not None:
+            for number, record in draft.deals:
+                values.update(form_values(record, number, keys))
+            for n in range(1, required + 1):
+                values.setdefault(f"d{n}_dealer", str((n - 1) % 3))
+        elif latest is not None:
             for number, record in enumerate(latest.deals, start=1):
                 values.update(form_values(record, number, keys))
         else:
@@ -118,6 +139,7 @@ def sheet_form(request, pk):
             "phases": list(PHASE_LABELS.items()),
             "offences": list(OFFENCE_LABELS.items()),
             "bid_slots": slots_of_bid,
+            "draft": sheets.draft_of(table),
         },
     )
 
