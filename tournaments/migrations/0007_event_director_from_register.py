@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("federation", "0008_qualified_directors"),
-        ("tournaments", "0005_search_keys"),
+        ("tournaments", "0006_entry_payments"),
     ]
 
     operations = [
