@@ -33,6 +33,14 @@ AUDITED = [
     # roles, and who made an account act as a member (the member's mailed confirmation or an approval)
     ("federation.Role", []),
     ("federation.LinkRequest", []),
+    # personal data: erasure requests (the request, never the erased values); licences and their fees,
+    # member requests decided; region notices and the board's consent
+    ("federation.ErasureRequest", []),
+    ("federation.PrivacyConsent", []),
+    ("federation.Licence", []),
+    ("federation.LicenceFee", []),
+    ("federation.MemberRequest", []),
+    ("tournaments.RegionNotice", []),
     # results: uploads, corrections, adjustments (all append-only versions) and what leads to them
     ("bridge.ResultVersion", ["raw", "deals"]),
     ("bridge.ResultPenalty", []),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, people
+from .views import accounts, people, privacy
 
 urlpatterns = [
     path("accounts/register/", accounts.register, name="register"),
@@ -15,4 +15,15 @@ urlpatterns = [
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/token/", accounts.api_token, name="api_token"),
     path("clubs/", people.club_list, name="club_list"),
+    path("privacy/", privacy.privacy_notice, name="privacy_notice"),
+    path("accounts/my-data/", privacy.my_data, name="my_data"),
+    path("accounts/my-data/export.<str:fmt>", privacy.my_data_export, name="my_data_export"),
+    path("accounts/erasure/", privacy.erasure_request, name="erasure_request"),
+    path("accounts/erasure/<int:pk>/confirm/", privacy.erasure_confirm, name="erasure_confirm"),
+    path("accounts/erasure/<int:pk>/cancel/", privacy.erasure_cancel, name="erasure_cancel"),
+    path("accounts/mail-preferences/", privacy.mail_preferences_page, name="mail_preferences"),
+    path("mail-preferences/<str:token>/", privacy.mail_preferences_link, name="mail_preferences_link"),
+    path("erasure-requests/", privacy.erasure_requests, name="erasure_requests"),
+    path("erasure-requests/<int:pk>/", privacy.erasure_decide, name="erasure_decide"),
+    path("people/<int:pk>/data-basis/", privacy.data_basis, name="data_basis"),
 ]

@@ -51,7 +51,7 @@ def player_facts(event: Event, person: Person, *, ignore_entry=None) -> PlayerFa
         is_member=membership is not None,
         suspended=suspension is not None,
         suspended_until=suspension.ends_on if suspension else None,
-        has_licence=person.licences.filter(federation=event.federation, year=event.season_year).exists(),
+        has_licence=person.has_licence(event.season_year, event.federation),
         playing_region_id=region.pk if region else None,
         playing_region_name=region.name if region else "",
         region_notice=notice,
