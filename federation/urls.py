@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, people, privacy
+from .views import accounts, membership, people, privacy
 
 urlpatterns = [
     path("accounts/register/", accounts.register, name="register"),
@@ -26,4 +26,9 @@ urlpatterns = [
     path("erasure-requests/", privacy.erasure_requests, name="erasure_requests"),
     path("erasure-requests/<int:pk>/", privacy.erasure_decide, name="erasure_decide"),
     path("people/<int:pk>/data-basis/", privacy.data_basis, name="data_basis"),
+    path("licences/", membership.licence_list, name="licence_list"),
+    path("licences/<int:pk>/revoke/", membership.licence_revoke, name="licence_revoke"),
+    path("licences/fees/<int:pk>/paid/", membership.licence_fee_paid, name="licence_fee_paid"),
+    path("member-requests/", membership.member_request_list, name="member_request_list"),
+    path("member-requests/<int:pk>/", membership.member_request_decide, name="member_request_decide"),
 ]

@@ -50,3 +50,6 @@ rules.add_perm("tournaments.view_club_fee_summary", is_superuser | is_federation
 rules.add_perm("tournaments.create_entry", is_authenticated)
 rules.add_perm("tournaments.withdraw_entry", is_entry_member | runs_entries)
 rules.add_perm("tournaments.respond_to_entry", is_entry_member)
+
+# Region notices and the board's consent to a switch after playing elsewhere (MAUSZ 9 (2)): the staff.
+rules.add_perm("tournaments.manage_region_notices", is_superuser | is_federation_staff)

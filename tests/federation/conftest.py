@@ -73,3 +73,26 @@ def make_entry(mbsz, bridge_club):
         return entry
 
     return make
+
+
+@pytest.fixture
+def ulti_player(make_person, make_user, mausz, ulti_club):
+    """A MAUSZ member of the Szolnok club (Duna-Tisza köz) with an account."""
+    counter = {"n": 0}
+
+    def make(licence_year=None, **fields):
+        from federation.models import Licence
+
+        counter["n"] += 1
+        user = make_user(f"ulti{counter['n']}@example.hu")
+        person = make_person(federation=mausz, club=ulti_club, user=user, **fields)
+        if licence_year:
+            Licence.objects.create(person=person, federation=mausz, year=licence_year)
+        return person
+
+    return make
+
+
+@pytest.fixture
+def ulti_admin(make_user, ulti_club):
+    return make_user("admin@szue.hu", kind=Role.CLUB_ADMIN, club=ulti_club)
