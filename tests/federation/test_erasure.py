@@ -206,3 +206,15 @@ def test_anonymous_cannot_decide(client, member):
 
 def test_erased_birth_date_is_a_date_no_player_has():
     assert erasure.ERASED_BIRTH_DATE < datetime.date(1920, 1, 1)
+
+
+def test_carrying_out_refreshes_the_ranking_lists_after_the_commit(member, staff_mbsz, monkeypatch):
+    import rankings.signals
+    from rankings import tasks
+
+    asked = []
+    monkeypatch.setattr(rankings.signals, "enqueue_once_on_commit", lambda task, *args: asked.append(task))
+    req = erasure.request_erasure(member, member.user)
+    assert asked == []  # a pending request changes no name
+    erasure.carry_out(req, staff_mbsz)
+    assert asked == [tasks.refresh_current_lists]
