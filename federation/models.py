@@ -635,6 +635,12 @@ class ErasureRequest(models.Model):
     def __str__(self):
         return f"#{self.pk} {self.get_state_display()}"
 
+    @property
+    def federation_id(self):
+        """The person's (first) federation: its staff read the request's audit rows (federation.audit)."""
+        membership = self.person.memberships.order_by("pk").first()
+        return membership.federation_id if membership else None
+
 
 class MailPreference(models.Model):
     """Which kinds of e-mail an address gets; the unsubscribe link in every mail leads here.

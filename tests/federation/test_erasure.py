@@ -72,6 +72,7 @@ def test_each_request_is_audited_and_the_log_forgets_the_name(client, member, st
     erasure.carry_out(req, staff_mbsz)
     rows = LogEntry.objects.get_for_object(req)
     assert rows.count() >= 2  # filed, then carried out
+    assert {row.additional_data["federation"] for row in rows} == {member.memberships.get().federation_id}
     assert not LogEntry.objects.filter(object_repr__contains="Kovács").exists()
 
 
