@@ -18,3 +18,6 @@ class AppealsConfig(AppConfig):
         effects.register_measure("bridge", bridge_effect.apply_bridge_measure)
         effects.register("ulti", ulti_effect.apply_ulti_decision, ulti_effect.check_ulti_decision)
         effects.register_measure("ulti", ulti_effect.apply_ulti_measure)
+        from .services import personal_data
+
+        personal_data.register()

@@ -10,5 +10,9 @@ class FederationConfig(AppConfig):
         from . import audit
 
         audit.register_models()
+        from .services import privacy
+
+        # federation's sections first, so the export reads from the account down to the games.
+        privacy.register_sections()
         # Every installed app declares its `rules` permissions in its own permissions.py.
         autodiscover_modules("permissions")

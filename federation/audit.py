@@ -35,6 +35,14 @@ AUDITED = [
     ("federation.LinkRequest", []),
     # the register of qualified directors (VSz 9): additions, renewals, revocations
     ("federation.QualifiedDirector", []),
+    # personal data: erasure requests (the request, never the erased values); licences and their fees,
+    # member requests decided; region notices and the board's consent
+    ("federation.ErasureRequest", []),
+    ("federation.PrivacyConsent", []),
+    ("federation.Licence", []),
+    ("federation.LicenceFee", []),
+    ("federation.MemberRequest", []),
+    ("tournaments.RegionNotice", []),
     # results: uploads, corrections, adjustments (all append-only versions) and what leads to them
     ("bridge.ResultVersion", ["raw", "deals"]),
     ("bridge.ResultPenalty", []),

@@ -2,7 +2,15 @@ from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
-from .models import Federation, MemberRequest, Membership, Person, QualifiedDirector
+from .models import (
+    ErasureRequest,
+    Federation,
+    MailPreference,
+    MemberRequest,
+    Membership,
+    Person,
+    QualifiedDirector,
+)
 
 User = get_user_model()
 
@@ -13,6 +21,10 @@ class RegistrationForm(forms.Form):
     last_name = forms.CharField(label=_("Last name"), max_length=100)
     password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
     password2 = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False)
+    privacy_consent = forms.BooleanField(
+        label=_("I have read the privacy notice and consent to the processing of my data it describes."),
+        error_messages={"required": _("Registration needs your consent to the privacy notice.")},
+    )
 
     def clean_email(self):
         # No "already registered" error: the answer must not tell whether an address has an account
@@ -124,3 +136,75 @@ class RenewForm(forms.Form):
 
 class RevokeForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class DataBasisForm(forms.ModelForm):
+    """Why the portal may keep a member record of somebody who has no account (recorded by his club)."""
+
+    class Meta:
+        model = Person
+        fields = ["data_basis"]
+        widgets = {"data_basis": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["data_basis"].required = True
+
+
+class MailPreferenceForm(forms.Form):
+    receive = forms.MultipleChoiceField(
+        label=_("Send me these e-mails"),
+        choices=MailPreference.OPTIONAL,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
+
+class ErasureRequestForm(forms.ModelForm):
+    class Meta:
+        model = ErasureRequest
+        fields = ["reason"]
+        widgets = {"reason": forms.Textarea(attrs={"rows": 3})}
+
+
+class ErasureConfirmForm(forms.Form):
+    """The person carries out his own erasure: his password and an explicit tick."""
+
+    password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
+    understood = forms.BooleanField(
+        label=_("I understand that my name and data are erased for good and my account is closed.")
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        if not self.user.check_password(self.cleaned_data["password"]):
+            raise forms.ValidationError(_("Wrong password."))
+        return self.cleaned_data["password"]
+
+
+class ErasureDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("carry_out", _("carry out")), ("reject", _("refuse"))])
+    note = forms.CharField(label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class LicenceIssueForm(forms.Form):
+    member_number = forms.CharField(label=_("Member number"), max_length=20)
+    year = forms.IntegerField(label=_("Year"), min_value=2000, max_value=2100)
+    number = forms.CharField(label=_("Licence number"), max_length=30, required=False)
+
+
+class LicenceRevokeForm(forms.Form):
+    reason = forms.CharField(label=_("Reason of revocation"), widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class MemberRequestDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", _("approve")), ("reject", _("reject"))])
+    member_number = forms.CharField(
+        label=_("Member number"),
+        max_length=20,
+        required=False,
+        help_text=_("Empty: the next free number."),
+    )

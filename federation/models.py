@@ -22,6 +22,9 @@ class Federation(models.Model):
     short_name = models.CharField(_("short name"), max_length=20)
     game = models.CharField(_("game"), max_length=10, choices=GAMES)
     website = models.URLField(_("website"), blank=True)
+    # What a competition licence costs when a player buys it on entry (MAUSZ V.11 (3)); set by the board
+    # each year, so kept here and not in the code.
+    licence_fee = models.PositiveIntegerField(_("licence fee (Ft)"), default=0)
 
     class Meta:
         ordering = ["code"]
@@ -127,6 +130,28 @@ class Person(models.Model):
     # "last first" folded by federation.engine.text.search_key on every save (the search's column; on
     # PostgreSQL a trigram index, migration 0007). Bulk writes must fill it themselves.
     search_name = models.CharField(max_length=201, blank=True, editable=False)
+    # The legal basis of keeping the record (GDPR art. 6), recorded by whoever enters a person without an
+    # account (a club admin, staff); a person who registers gives consent on the registration form instead
+    # (PrivacyConsent).
+    BASIS_CONSENT, BASIS_MEMBERSHIP, BASIS_LEGITIMATE = "consent", "membership", "legitimate"
+    DATA_BASES = [
+        (BASIS_CONSENT, _("written consent of the person")),
+        (BASIS_MEMBERSHIP, _("membership of a federation club (contract)")),
+        (BASIS_LEGITIMATE, _("legitimate interest of the federation (results of events)")),
+    ]
+    data_basis = models.CharField(_("legal basis of the data"), max_length=12, choices=DATA_BASES, blank=True)
+    data_basis_recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("legal basis recorded by"),
+    )
+    data_basis_recorded_at = models.DateTimeField(_("legal basis recorded at"), null=True, blank=True)
+    # Set when the record was anonymised on an erasure request (federation.services.erasure): the results
+    # and masterpoints stay attached to it.
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True)
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -167,8 +192,9 @@ class Person(models.Model):
     def membership(self, federation):
         return self.memberships.filter(federation=federation, is_active=True).first()
 
-    def has_licence(self, year: int) -> bool:
-        return self.licences.filter(year=year).exists()
+    def has_licence(self, year: int, federation=None) -> bool:
+        valid = self.licences.filter(year=year, revoked_at__isnull=True)
+        return (valid.filter(federation=federation) if federation is not None else valid).exists()
 
 
 class Membership(models.Model):
@@ -214,6 +240,25 @@ class Licence(models.Model):
     year = models.PositiveIntegerField(_("year"))
     number = models.CharField(_("licence number"), max_length=30, blank=True)
     issued_on = models.DateField(_("issued on"), default=datetime.date.today)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("issued by"),
+    )
+    # A revoked licence is kept (who, when, why) and no longer counts (Person.has_licence).
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("revoked by"),
+    )
+    revoke_reason = models.TextField(_("reason of revocation"), blank=True)
 
     class Meta:
         ordering = ["-year"]
@@ -225,6 +270,54 @@ class Licence(models.Model):
 
     def __str__(self):
         return f"{self.person} {self.year}"
+
+    @property
+    def is_valid(self):
+        return self.revoked_at is None
+
+
+class LicenceFee(models.Model):
+    """What a licence costs its holder: bought on entry to an event (MAUSZ V.11 (3)) it is owed until paid.
+
+    Its own record, apart from the entry's fee and payments (tournaments), so the federation's licence money
+    is never mixed with an organiser's entry fees; `entry` says on which entry it was bought."""
+
+    licence = models.OneToOneField(Licence, on_delete=models.CASCADE, related_name="fee")
+    amount = models.PositiveIntegerField(_("amount (Ft)"))
+    entry = models.ForeignKey(
+        "tournaments.Entry",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="licence_fees",
+        verbose_name=_("bought on entry"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    paid_recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("payment recorded by"),
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("licence fee")
+        verbose_name_plural = _("licence fees")
+
+    def __str__(self):
+        return f"{self.licence}: {self.amount} Ft"
+
+    @property
+    def federation_id(self):
+        return self.licence.federation_id
+
+    @property
+    def is_paid(self):
+        return self.paid_at is not None
 
 
 class Suspension(models.Model):
@@ -335,6 +428,19 @@ class MemberRequest(models.Model):
     note = models.TextField(_("note"), blank=True)
     status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    # The member record an approval created.
+    person = models.ForeignKey(
+        Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("person")
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -511,3 +617,113 @@ class QualifiedDirector(models.Model):
     def valid_q(cls, first_day: datetime.date, last_day: datetime.date | None = None) -> Q:
         """Unrevoked qualifications valid over the whole span (an event's days)."""
         return Q(revoked_at__isnull=True, valid_from__lte=first_day, valid_until__gte=last_day or first_day)
+
+
+# --- Personal data (GDPR) ------------------------------------------------------------------------------
+
+
+class PrivacyConsent(models.Model):
+    """An account accepted a version of the privacy notice (at registration, or again after a new one)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="privacy_consents"
+    )
+    notice_version = models.CharField(_("privacy notice version"), max_length=20)
+    given_at = models.DateTimeField(_("given at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-given_at"]
+        verbose_name = _("privacy consent")
+        verbose_name_plural = _("privacy consents")
+
+    def __str__(self):
+        return f"{self.user} {self.notice_version}"
+
+
+class ErasureRequest(models.Model):
+    """A person asks for his personal data to be erased; carried out as anonymisation (who, when, state).
+
+    The person files it; the staff of a federation he is a member of carry it out or refuse it, or the
+    person carries it out himself after a confirmation step (his password)."""
+
+    PENDING, DONE, REJECTED, CANCELLED = "pending", "done", "rejected", "cancelled"
+    STATES = [
+        (PENDING, _("pending")),
+        (DONE, _("carried out")),
+        (REJECTED, _("refused")),
+        (CANCELLED, _("cancelled")),
+    ]
+
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="erasure_requests", verbose_name=_("person")
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested at"), default=timezone.now)
+    reason = models.TextField(_("reason"), blank=True)
+    state = models.CharField(_("state"), max_length=10, choices=STATES, default=PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_note = models.TextField(_("note on the decision"), blank=True)
+    # What was erased, field by field (names of fields, never their old values).
+    erased = models.JSONField(_("erased"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person"], condition=Q(state="pending"), name="one_pending_erasure_per_person"
+            )
+        ]
+        verbose_name = _("erasure request")
+        verbose_name_plural = _("erasure requests")
+
+    def __str__(self):
+        return f"#{self.pk} {self.get_state_display()}"
+
+    @property
+    def federation_id(self):
+        """The person's (first) federation: its staff read the request's audit rows (federation.audit)."""
+        membership = self.person.memberships.order_by("pk").first()
+        return membership.federation_id if membership else None
+
+
+class MailPreference(models.Model):
+    """Which kinds of e-mail an address gets; the unsubscribe link in every mail leads here.
+
+    Kept per address, not per account, so a member without an account can unsubscribe too. Mail about the
+    account itself and about a procedure the person is party to (an appeal, a member link) is always sent."""
+
+    ESSENTIAL = "essential"
+    ENTRIES, EVENTS, RESULTS, RANKINGS = "entries", "events", "results", "rankings"
+    OPTIONAL = [
+        (ENTRIES, _("my entries and the waiting list")),
+        (EVENTS, _("events I organise (approval, changes)")),
+        (RESULTS, _("results and corrections")),
+        (RANKINGS, _("qualifications and ranking lists")),
+    ]
+    CATEGORIES = [(ESSENTIAL, _("account and procedures (always sent)")), *OPTIONAL]
+
+    address = models.EmailField(_("e-mail"), unique=True)
+    opted_out = models.JSONField(_("unsubscribed from"), default=list, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("mail preference")
+        verbose_name_plural = _("mail preferences")
+
+    def __str__(self):
+        return self.address

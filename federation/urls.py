@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, directors, people
+from .views import accounts, directors, membership, people, privacy
 
 urlpatterns = [
     path("accounts/register/", accounts.register, name="register"),
@@ -19,4 +19,20 @@ urlpatterns = [
     path("directors/<slug:code>/", directors.director_register, name="director_register"),
     path("directors/entry/<int:pk>/renew/", directors.director_renew, name="director_renew"),
     path("directors/entry/<int:pk>/revoke/", directors.director_revoke, name="director_revoke"),
+    path("privacy/", privacy.privacy_notice, name="privacy_notice"),
+    path("accounts/my-data/", privacy.my_data, name="my_data"),
+    path("accounts/my-data/export.<str:fmt>", privacy.my_data_export, name="my_data_export"),
+    path("accounts/erasure/", privacy.erasure_request, name="erasure_request"),
+    path("accounts/erasure/<int:pk>/confirm/", privacy.erasure_confirm, name="erasure_confirm"),
+    path("accounts/erasure/<int:pk>/cancel/", privacy.erasure_cancel, name="erasure_cancel"),
+    path("accounts/mail-preferences/", privacy.mail_preferences_page, name="mail_preferences"),
+    path("mail-preferences/<str:token>/", privacy.mail_preferences_link, name="mail_preferences_link"),
+    path("erasure-requests/", privacy.erasure_requests, name="erasure_requests"),
+    path("erasure-requests/<int:pk>/", privacy.erasure_decide, name="erasure_decide"),
+    path("people/<int:pk>/data-basis/", privacy.data_basis, name="data_basis"),
+    path("licences/", membership.licence_list, name="licence_list"),
+    path("licences/<int:pk>/revoke/", membership.licence_revoke, name="licence_revoke"),
+    path("licences/fees/<int:pk>/paid/", membership.licence_fee_paid, name="licence_fee_paid"),
+    path("member-requests/", membership.member_request_list, name="member_request_list"),
+    path("member-requests/<int:pk>/", membership.member_request_decide, name="member_request_decide"),
 ]

@@ -19,3 +19,6 @@ class RankingsConfig(AppConfig):
             recompute_lists=tasks.recompute_lists,
             recompute_season=tasks.recompute_season,
         )
+        from .services import personal_data
+
+        personal_data.register()

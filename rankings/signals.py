@@ -8,7 +8,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from config.celery import enqueue_once_on_commit
-from federation.models import Licence
+from federation.models import ErasureRequest, Licence
 
 from . import tasks
 
@@ -22,3 +22,11 @@ def _schedule(federation_id):
 def licence_changed(sender, instance, raw=False, **kwargs):
     if not raw:
         _schedule(instance.federation_id)
+
+
+@receiver(post_save, sender=ErasureRequest, dispatch_uid="rankings_person_erased")
+def person_erased(sender, instance, raw=False, **kwargs):
+    # The current lists carry the players' names in their rows: an erased name leaves them at once, not
+    # with the next daily refresh.
+    if not raw and instance.state == ErasureRequest.DONE:
+        enqueue_once_on_commit(tasks.refresh_current_lists)

@@ -248,6 +248,14 @@ class EntryForm(forms.Form):
             self.fields["over_capacity"] = forms.BooleanField(
                 label=_("Give it a place even if the event is full"), required=False
             )
+        if event.federation.game == Federation.ULTI:
+            fee = event.federation.licence_fee
+            self.fields["buy_licences"] = forms.BooleanField(
+                label=_("Buy this year's licence (versenyengedély) for the players who have none"),
+                help_text=_("%(fee)s Ft each, owed to the federation until paid (MAUSZ V.11 (3)).")
+                % {"fee": fee},
+                required=False,
+            )
 
     @staticmethod
     def _player_label(shape, i):

@@ -57,3 +57,6 @@ rules.add_perm("tournaments.record_payment", runs_entries)
 rules.add_perm("tournaments.view_entry_payments", is_entry_member | runs_entries)
 rules.add_perm("tournaments.import_bank_statement", is_superuser | is_federation_staff | is_club_admin)
 rules.add_perm("tournaments.view_settlement", is_superuser | is_federation_staff | is_club_admin)
+
+# Region notices and the board's consent to a switch after playing elsewhere (MAUSZ 9 (2)): the staff.
+rules.add_perm("tournaments.manage_region_notices", is_superuser | is_federation_staff)

@@ -77,6 +77,14 @@ def describe(refusal: Refusal) -> str:
             )
             % p
         )
+    if rule == "region_switch":
+        return (
+            _(
+                "%(player)s has already played in another region this season: switching to the %(region)s "
+                "region needs the board's consent."
+            )
+            % p
+        )
     if rule == "already_entered":
         return _("%(player)s is already entered in this event.") % p
     if rule == "twice":

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import announcements, calendar, clubs, entries, entry_lists, ledger, payments, results, search
+from .views import (
+    announcements,
+    calendar,
+    clubs,
+    entries,
+    entry_lists,
+    ledger,
+    payments,
+    region_notices,
+    results,
+    search,
+)
 
 urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
@@ -72,4 +83,8 @@ urlpatterns = [
     path("entries/<int:pk>/withdraw/", entries.entry_withdraw, name="entry_withdraw"),
     path("entries/<int:pk>/no-show/", entries.entry_no_show, name="entry_no_show"),
     path("entries/<int:pk>/division/", entries.entry_move_division, name="entry_move_division"),
+    path("region-notices/", region_notices.region_notice_list, name="region_notice_list"),
+    path(
+        "region-notices/<int:pk>/consent/", region_notices.region_notice_consent, name="region_notice_consent"
+    ),
 ]

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bridge.engine.csv_upload import Problem, result_of
-from federation.models import Role
+from federation.models import MailPreference, Role
 from federation.services.notifications import absolute_url, address_of, addresses_of, notify
 from results.models import VersionedUpload
 
@@ -232,5 +232,6 @@ def decide(request: CorrectionRequest, *, approve: bool, user, note: str = "") -
                 + "\n"
                 + absolute_url("bridge_session", request.session_id),
                 federation=request.session.event.federation_id,
+                category=MailPreference.RESULTS,
             )
     return request

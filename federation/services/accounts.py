@@ -19,6 +19,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from ..models import EmailVerification, LinkRequest, Person, Role
+from . import privacy
 from .notifications import notify
 
 User = get_user_model()
@@ -81,6 +82,7 @@ def _new_unverified_account(email, data, password):
                 is_active=False,
             )
             EmailVerification.objects.create(user=user)
+            privacy.record_consent(user)
     except IntegrityError:
         return None
     return user
@@ -109,6 +111,7 @@ def register(data, request):
             existing.password = password
             existing.save(update_fields=["first_name", "last_name", "password"])
             EmailVerification.objects.filter(user=existing).update(created_at=timezone.now())
+            privacy.record_consent(existing)
             send_verification(existing, request)
         else:
             login_url = request.build_absolute_uri(reverse("login"))

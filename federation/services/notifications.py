@@ -7,11 +7,13 @@ to take the host from) and `address_of` (the address a person reads the portal's
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from config.celery import enqueue_on_commit
 
-from ..models import Notification, Person
+from ..models import MailPreference, Notification, Person
 from ..tasks import send_notification
+from . import mail_preferences
 
 
 def absolute_url(name, *args, **kwargs) -> str:
@@ -45,17 +47,28 @@ def addresses_of(people_or_users) -> list[str]:
     return [a for a in (address_of(w) for w in people_or_users) if a]
 
 
-def notify(recipients, subject, body, *, federation=None):
+def unsubscribe_footer(address: str) -> str:
+    url = absolute_url("mail_preferences_link", token=mail_preferences.token_for(address))
+    return "\n\n-- \n" + _("Which e-mails you get from Versenyportál (unsubscribe): %(url)s") % {"url": url}
+
+
+def notify(recipients, subject, body, *, federation=None, category=MailPreference.ESSENTIAL):
     """Write one outbox row per recipient address and send them once the caller's transaction commits.
 
     `recipients` are addresses (see address_of); `federation` (a Federation or its id): whom the mail is
-    about, so that federation's staff see it on the outbox page if it cannot be sent."""
+    about, so that federation's staff see it on the outbox page if it cannot be sent. `category`: one of
+    MailPreference.CATEGORIES; an address that unsubscribed from it gets no row. Every mail ends with the
+    signed link to the address's mail preferences."""
     federation_id = getattr(federation, "pk", federation)
     created = [
         Notification.objects.create(
-            recipient=address, subject=subject[:250], body=body, federation_id=federation_id
+            recipient=address,
+            subject=subject[:250],
+            body=body + unsubscribe_footer(address),
+            federation_id=federation_id,
         )
         for address in dict.fromkeys(r for r in recipients if r)
+        if mail_preferences.wants(address, category)
     ]
     for notification in created:
         enqueue_on_commit(send_notification, notification.pk)

@@ -73,7 +73,7 @@ def rebuild_list(federation: Federation, kind: str, year: int, data_version: int
     if needs_licence(federation, kind, year):
         licence = (
             "WHERE EXISTS (SELECT 1 FROM federation_licence l WHERE l.person_id = a.person_id "
-            "AND l.federation_id = %(fed)s AND l.year = %(licence_year)s)"
+            "AND l.federation_id = %(fed)s AND l.year = %(licence_year)s AND l.revoked_at IS NULL)"
         )
     levels = current_scheme(federation).scheme.qualifications if kind == ListKind.ALLTIME else ()
     qualification = _qualification_sql(levels, params)

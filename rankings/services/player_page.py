@@ -162,11 +162,11 @@ def private_facts(person: Person, today: datetime.date | None = None) -> dict:
     for suspension in suspensions:
         suspension.active = suspension.covers(today)
     ulti_memberships = person.memberships.filter(federation__game=Federation.ULTI, is_active=True)
-    licences = Licence.objects.filter(person=person).select_related("federation").order_by("-year")
+    licences = Licence.objects.filter(person=person).select_related("federation", "fee").order_by("-year")
     return {
         "suspensions": suspensions,
         "licences": list(licences),
         "needs_licence_status": ulti_memberships.exists(),
-        "licence_this_year": licences.filter(year=today.year).first(),
+        "licence_this_year": licences.filter(year=today.year, revoked_at__isnull=True).first(),
         "year": today.year,
     }

@@ -11,7 +11,7 @@ from django.db.models import Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from federation.models import Federation, Membership, Person
+from federation.models import Federation, MailPreference, Membership, Person
 from federation.services.notifications import absolute_url, address_of, notify
 
 from ..engine import season as season_engine
@@ -243,7 +243,13 @@ def _notify_invitation(q: Qualification, replacement: bool) -> None:
             "deadline": timezone.localtime(q.deadline).strftime("%Y-%m-%d %H:%M"),
         }
     season_url = absolute_url("rankings_season", code=q.season.federation.code, year=q.season.year)
-    notify([address_of(q.person)], subject, body + season_url, federation=q.season.federation_id)
+    notify(
+        [address_of(q.person)],
+        subject,
+        body + season_url,
+        federation=q.season.federation_id,
+        category=MailPreference.RANKINGS,
+    )
 
 
 def open_confirmations(season: Season, stage: str, deadline: datetime.datetime) -> list[Qualification]:

@@ -10,13 +10,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def _print_block() -> str:
     css = (ROOT / "static" / "css" / "portal.css").read_text(encoding="utf-8")
     start = css.index("@media print {")
-    depth, end = 0, start
+    depth = 0
     for end, char in enumerate(css[start:], start=start):
         depth += char == "{"
         depth -= char == "}"
         if depth == 0 and char == "}":
-            break
-    return css[start : end + 1]
+            return css[start : end + 1]
+    raise AssertionError("the @media print block is not closed")
 
 
 def test_print_hides_the_navbar_buttons_and_page_tabs():

@@ -21,6 +21,7 @@ def register(client, email="uj.jatekos@example.hu", password=PASSWORD, password2
             "last_name": "Kovács",
             "password1": password,
             "password2": password2 or password,
+            "privacy_consent": "on",
         },
     )
 

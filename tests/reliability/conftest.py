@@ -348,6 +348,34 @@ def _build_world():
         user=requester, person=unlinked.person, federation=mbsz, club=club, method=LinkRequest.BY_APPROVAL
     )
     kwargs["link_request_decide"] = {"pk": link_request.pk}
+    # Personal data, licences, member requests and region notices: one object of each.
+    from federation.models import ErasureRequest, Licence, LicenceFee, MemberRequest
+    from federation.services.mail_preferences import token_for
+    from tournaments.models import RegionNotice
+
+    erasure_request = ErasureRequest.objects.create(person=player_person, requested_by=users["player"])
+    for name in ("erasure_confirm", "erasure_cancel", "erasure_decide"):
+        kwargs[name] = {"pk": erasure_request.pk}
+    kwargs["my_data_export"] = {"fmt": "json"}
+    kwargs["mail_preferences_link"] = {"token": token_for("jatekos@demo.hu")}
+    kwargs["data_basis"] = {"pk": unlinked.person_id}
+    ulti_holder = Person.objects.get(pk=ulti_person)
+    licence, _ = Licence.objects.get_or_create(person=ulti_holder, federation=mausz, year=year)
+    kwargs["licence_revoke"] = {"pk": licence.pk}
+    fee, _ = LicenceFee.objects.get_or_create(licence=licence, defaults={"amount": 3000})
+    kwargs["licence_fee_paid"] = {"pk": fee.pk}
+    member_request = MemberRequest.objects.create(
+        user=requester, federation=mbsz, club=club, first_name="Kérő", last_name="Tag",
+        birth_date="1990-01-01", gender="M",
+    )  # fmt: skip
+    kwargs["member_request_decide"] = {"pk": member_request.pk}
+    notice, _ = RegionNotice.objects.get_or_create(
+        person=ulti_holder,
+        federation=mausz,
+        season=year,
+        defaults={"region": Region.objects.filter(federation=mausz).order_by("pk").first()},
+    )
+    kwargs["region_notice_consent"] = {"pk": notice.pk}
     w.kwargs = kwargs
 
     from rankings.models import Award as RankingAward

@@ -44,7 +44,29 @@ MAUSZ_STAFF = {"staff_mausz", "superuser"}
 CASE_PANEL = {"appeals", "superuser"}  # appeals.hear_case (superusers pass every `rules` check)
 CASE_CHAIR = {"appeals", "superuser"}  # appeals.withdraw_proposal: the demo case's chair is "appeals"
 
+STAFF = {"staff_mbsz", "staff_mausz", "superuser"}
+
 PAGES = {
+    # personal data (the matrix posts no form data: a decision without its choice is refused for all)
+    "privacy_notice": {"GET": PUBLIC},
+    "my_data": {"GET": LOGGED_IN},
+    "my_data_export": {"GET": LOGGED_IN},
+    "erasure_request": {"GET": NOBODY, "POST": {"player", "other_player"}},
+    "erasure_confirm": {"GET": NOBODY, "POST": NOBODY},  # the person's own, with his password only
+    "erasure_cancel": {"GET": NOBODY, "POST": {"player"}},
+    "erasure_requests": {"GET": STAFF},
+    "erasure_decide": {"GET": NOBODY, "POST": NOBODY},
+    "mail_preferences": {"GET": LOGGED_IN, "POST": LOGGED_IN},
+    "mail_preferences_link": {"GET": PUBLIC, "POST": PUBLIC},
+    "data_basis": {"GET": ORGANISERS, "POST": ORGANISERS},
+    # licences, member requests, region notices
+    "licence_list": {"GET": MAUSZ_STAFF, "POST": MAUSZ_STAFF},
+    "licence_revoke": {"GET": NOBODY, "POST": NOBODY},  # refused without a reason
+    "licence_fee_paid": {"GET": NOBODY, "POST": MAUSZ_STAFF},
+    "member_request_list": {"GET": STAFF},
+    "member_request_decide": {"GET": NOBODY, "POST": NOBODY},
+    "region_notice_list": {"GET": MAUSZ_STAFF, "POST": MAUSZ_STAFF},
+    "region_notice_consent": {"GET": NOBODY, "POST": MAUSZ_STAFF},
     "api-root": {"GET": PUBLIC, "POST": NOBODY},
     "api_docs": {"GET": PUBLIC},
     "api_token": {"GET": NOBODY, "POST": LOGGED_IN},

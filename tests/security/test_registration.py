@@ -26,6 +26,7 @@ def register(client, email="uj.jatekos@example.hu", password=PASSWORD, **extra):
             "last_name": "Kovács",
             "password1": password,
             "password2": password,
+            "privacy_consent": "on",
         },
         **extra,
     )

@@ -57,6 +57,9 @@ class PlayerFacts:
     playing_region_id: int | None = None
     playing_region_name: str = ""
     region_notice: bool = False
+    # The notice switches region after the player played this season in another one, and the board has not
+    # consented (MAUSZ: a switch after playing elsewhere needs the board's consent).
+    region_switch_unconsented: bool = False
     already_entered: bool = False
 
 
@@ -104,6 +107,13 @@ def check_player(terms: EventTerms, p: PlayerFacts) -> list[Refusal]:
                 (("home", p.playing_region_name), ("region", terms.region_name)),
             )
         )
+    elif (
+        terms.region_id is not None
+        and p.playing_region_id is not None
+        and p.playing_region_id != terms.region_id
+        and p.region_switch_unconsented
+    ):
+        out.append(Refusal("region_switch", p.name, (("region", terms.region_name),)))
     if p.already_entered:
         out.append(Refusal("already_entered", p.name))
     return out

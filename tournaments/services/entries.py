@@ -5,11 +5,16 @@ capacity check and the insert are one atomic step: concurrent requests for the l
 lock and exactly `capacity` entries get in; the rest go to the waiting list in order.
 """
 
+from dataclasses import replace
+
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+
+from federation.models import Federation, Licence
+from federation.services import licences
 
 from ..engine import eligibility
 from ..models import Division, Entry, EntryMember, Event
@@ -75,9 +80,14 @@ def create_entry(
     team_name="",
     by_organiser=False,
     over_capacity=False,
+    buy_licences=False,
     now=None,
 ) -> Entry:
-    """Enter `players` (Person objects, the entrant or captain first). Raises EntryRefused, writing nothing."""
+    """Enter `players` (Person objects, the entrant or captain first). Raises EntryRefused, writing nothing.
+
+    `buy_licences`: on an ulti event, the players without this season's licence buy it with the entry
+    (MAUSZ V.11 (3)); it counts at once and its fee (federation.LicenceFee, apart from the entry fee) is
+    owed until the staff record its payment."""
     now = now or timezone.now()
     event = lock_event(event_id)
     if by_organiser:
@@ -92,9 +102,11 @@ def create_entry(
     _check_open(event, by_organiser=by_organiser, now=now)
     division = _division(event, division_id)
     team_name = (team_name or "").strip()
-    refusals = eligibility.check_entry(
-        event_terms(event), [player_facts(event, p) for p in players], team_name
-    )
+    facts = [player_facts(event, p) for p in players]
+    buying = _licences_to_buy(event, players, facts) if buy_licences else []
+    bought_ids = {p.pk for p in buying}
+    facts = [replace(f, has_licence=True) if f.person_id in bought_ids else f for f in facts]
+    refusals = eligibility.check_entry(event_terms(event), facts, team_name)
     if refusals:
         raise EntryRefused(describe_all(refusals))
 
@@ -126,8 +138,24 @@ def create_entry(
                 confirmed_at=now if confirmed else None,
             )
         )
+    for person in buying:
+        licences.buy_on_entry(person, event.federation, event.season_year, entry, user)
     mail.entry_received(entry, members)
     return entry
+
+
+def _licences_to_buy(event, players, facts):
+    """The players of an ulti event who have no licence for its season and may buy one (not one the staff
+    revoked: only they restore it)."""
+    if event.federation.game != Federation.ULTI:
+        return []
+    without = [p for p, f in zip(players, facts, strict=True) if not f.has_licence]
+    revoked = set(
+        Licence.objects.filter(
+            person__in=without, federation=event.federation, year=event.season_year, revoked_at__isnull=False
+        ).values_list("person_id", flat=True)
+    )
+    return [p for p in without if p.pk not in revoked]
 
 
 def _member(entry, user):

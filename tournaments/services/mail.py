@@ -7,6 +7,7 @@ from django.conf import settings
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
+from federation.models import MailPreference
 from federation.services.notifications import absolute_url, addresses_of, notify
 
 from ..models import Entry, EntryMember
@@ -22,7 +23,7 @@ def _date(value):
 def _send(members, subject, body, *, event):
     recipients = addresses_of(m.person for m in members)
     if recipients:
-        notify(recipients, subject, body, federation=event.federation_id)
+        notify(recipients, subject, body, federation=event.federation_id, category=MailPreference.ENTRIES)
 
 
 def _context(entry):

@@ -1,5 +1,6 @@
 """Load what the eligibility rules need to know about an event and its players."""
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from federation.models import Membership, Person
@@ -36,10 +37,11 @@ def player_facts(event: Event, person: Person, *, ignore_entry=None) -> PlayerFa
     if ignore_entry is not None:
         entered = entered.exclude(entry=ignore_entry)
     notice = (
-        event.region_id is not None
-        and RegionNotice.objects.filter(
+        RegionNotice.objects.filter(
             person=person, federation=event.federation, season=event.season_year, region=event.region
-        ).exists()
+        ).first()
+        if event.region_id is not None
+        else None
     )
     return PlayerFacts(
         person_id=person.pk,
@@ -51,11 +53,36 @@ def player_facts(event: Event, person: Person, *, ignore_entry=None) -> PlayerFa
         is_member=membership is not None,
         suspended=suspension is not None,
         suspended_until=suspension.ends_on if suspension else None,
-        has_licence=person.licences.filter(federation=event.federation, year=event.season_year).exists(),
+        has_licence=person.has_licence(event.season_year, event.federation),
         playing_region_id=region.pk if region else None,
         playing_region_name=region.name if region else "",
-        region_notice=notice,
+        region_notice=notice is not None,
+        region_switch_unconsented=(
+            notice is not None
+            and not notice.board_consent
+            and played_in_other_region(event, person, notice.region_id)
+        ),
         already_entered=entered.exists(),
+    )
+
+
+def played_in_other_region(event: Event, person: Person, region_id: int) -> bool:
+    """Whether the person played, this season before `event`, an event of another region than `region_id`."""
+    return (
+        EntryMember.objects.filter(
+            person=person,
+            entry__status=Entry.Status.ACTIVE,
+            entry__event__federation_id=event.federation_id,
+            entry__event__start_date__lt=event.start_date,
+            entry__event__region__isnull=False,
+        )
+        .exclude(entry__event__region_id=region_id)
+        .exclude(entry__event__status=Event.Status.CANCELLED)
+        .filter(
+            Q(entry__event__season=event.season_year)
+            | Q(entry__event__season__isnull=True, entry__event__start_date__year=event.season_year)
+        )
+        .exists()
     )
 
 

@@ -14,7 +14,7 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation.models import Role
+from federation.models import MailPreference, Role
 from federation.services.notifications import absolute_url, address_of, notify
 
 from .. import session_starts
@@ -141,6 +141,7 @@ def _tell_organiser(event, subject, body):
         subject,
         body + "\n" + absolute_url("event_detail", event.pk),
         federation=event.federation_id,
+        category=MailPreference.EVENTS,
     )
 
 

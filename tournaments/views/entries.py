@@ -43,6 +43,7 @@ def entry_create(request, pk):
                 players,
                 division_id=form.cleaned_data.get("division") and form.cleaned_data["division"].pk,
                 team_name=form.cleaned_data.get("team_name", ""),
+                buy_licences=form.cleaned_data.get("buy_licences", False),
             )
         except Refused as refused:
             show_refusal(request, refused)
@@ -204,6 +205,7 @@ def entry_add(request, pk):
             team_name=form.cleaned_data.get("team_name", ""),
             by_organiser=True,
             over_capacity=form.cleaned_data.get("over_capacity", False),
+            buy_licences=form.cleaned_data.get("buy_licences", False),
         )
     except Refused as refused:
         show_refusal(request, refused)

@@ -1,0 +1,89 @@
+"""Everything the portal holds about one person, for the "download my data" export (GDPR art. 15, 20).
+
+Federation knows its own models only; the apps above it (entries, masterpoints, ratings, appeals) add their
+sections from their `AppConfig.ready()` with `register_section`, as they do for the other registries. A
+section is a function `(person, user) -> iterable of model instances or dicts`; the export turns every row
+into plain values (`rows_of`), and writes JSON or one CSV (";" separated, UTF-8 with BOM, so Excel opens
+it with the accents right) of (section, row, field, value) lines.
+"""
+
+import csv
+import datetime
+import decimal
+import io
+import json
+from collections.abc import Callable, Iterable
+
+from django.db import models
+
+Section = Callable[[object, object], Iterable]
+
+_SECTIONS: dict[str, Section] = {}
+
+# Never exported, whatever model they are on: secrets, not data about the person.
+SECRET_FIELDS = {"password", "key", "token"}
+
+
+def register_section(name: str, collect: Section):
+    """Add (or replace, on a second ready()) the section `name`."""
+    _SECTIONS[name] = collect
+
+
+def section_names() -> list[str]:
+    return list(_SECTIONS)
+
+
+def _plain(value):
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, dict | list):
+        return value
+    return str(value)
+
+
+def row_of(obj) -> dict:
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items() if k not in SECRET_FIELDS}
+    row = {}
+    for field in obj._meta.concrete_fields:
+        if field.name in SECRET_FIELDS:
+            continue
+        if isinstance(field, models.ForeignKey):
+            related = getattr(obj, field.name)
+            row[field.name] = str(related) if related is not None else None
+        elif field.choices:
+            row[field.name] = _plain(getattr(obj, field.attname))
+            display = getattr(obj, f"get_{field.name}_display")()
+            if display != row[field.name]:
+                row[f"{field.name}_display"] = str(display)
+        else:
+            row[field.name] = _plain(getattr(obj, field.attname))
+    return row
+
+
+def collect(person, user) -> dict[str, list[dict]]:
+    """Every section's rows for the person (a Person or None) and the account (a user or None)."""
+    return {
+        name: [row_of(obj) for obj in (section(person, user) or [])] for name, section in _SECTIONS.items()
+    }
+
+
+def as_json(data: dict) -> bytes:
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False).encode("utf-8")
+
+
+def as_csv(data: dict) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(["section", "row", "field", "value"])
+    for name, rows in data.items():
+        for n, row in enumerate(rows, start=1):
+            for field, value in row.items():
+                if isinstance(value, dict | list):
+                    value = json.dumps(value, ensure_ascii=False)
+                writer.writerow([name, n, field, "" if value is None else value])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
