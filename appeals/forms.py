@@ -4,8 +4,10 @@ import re
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from federation.engine.text import search_key
 from tournaments.models import Entry
 
 from .models import Decision, DisciplinaryDecision, Measure, Statement
@@ -18,6 +20,27 @@ TEXT = forms.Textarea(attrs={"rows": 3})
 
 def entry_choices(event):
     return Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).prefetch_related("members__person")
+
+
+def _director_label(user):
+    return user.get_full_name() or user.email
+
+
+class DatalistInput(forms.TextInput):
+    """A text input with a <datalist> of suggestions the server chose (the caller's scope only)."""
+
+    def __init__(self, *, options, list_id, attrs=None):
+        super().__init__({**(attrs or {}), "list": list_id})
+        self.options, self.list_id = list(options), list_id
+
+    def render(self, name, value, attrs=None, renderer=None):
+        items = format_html_join("", '<option value="{}">', ((o,) for o in self.options))
+        return format_html(
+            '{}<datalist id="{}">{}</datalist>',
+            super().render(name, value, attrs, renderer),
+            self.list_id,
+            items,
+        )
 
 
 class FileAppealForm(forms.Form):
@@ -48,10 +71,28 @@ class FileAppealForm(forms.Form):
         self.fields["respondent_entry"].queryset = entry_choices(event).exclude(pk=entry.pk)
         self.fields["respondent_entry"].label_from_instance = lambda e: e.display_name
         self.fields["director"].queryset = event_directors(event)
-        self.fields["director"].label_from_instance = lambda u: u.get_full_name() or u.email
+        self.fields["director"].label_from_instance = _director_label
+        # The name field suggests the event's directors (a <datalist>: no script needed) and a name that
+        # is exactly one of them picks him; any other name stays free text, as before.
+        self.fields["director_name"].widget = DatalistInput(
+            options=[_director_label(u) for u in self.fields["director"].queryset], list_id="appeal-directors"
+        )
+
+    def _director_by_name(self, name):
+        # Word order free: "Rehó Lajos" (Hungarian order) finds the account named "Lajos Rehó".
+        def key(text):
+            return sorted(search_key(text).split())
+
+        wanted = key(name)
+        named = [
+            u for u in self.fields["director"].queryset if wanted in (key(_director_label(u)), key(u.email))
+        ]
+        return named[0] if len(named) == 1 else None
 
     def clean(self):
         data = super().clean()
+        if not data.get("director") and data.get("director_name"):
+            data["director"] = self._director_by_name(data["director_name"])
         if not data.get("director") and not data.get("director_name"):
             self.add_error("director_name", _("Name the director who ruled."))
         return data

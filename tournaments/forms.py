@@ -5,6 +5,7 @@ import re
 from django import forms
 from django.db.models import Q
 from django.forms import inlineformset_factory
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -224,6 +225,19 @@ class DirectorForm(forms.Form):
     email = forms.EmailField(label=_("E-mail address of the director's account"))
 
 
+class PlayerField(forms.CharField):
+    """A person picker: a member number, an exact name, or a pick from the name search (the script in
+    static/js/person-picker.js fills a <datalist> from the event's pick endpoint)."""
+
+    def __init__(self, *args, event, **kwargs):
+        kwargs.setdefault("max_length", 200)
+        kwargs.setdefault("help_text", _("Member number or name; type at least two letters to search."))
+        super().__init__(*args, **kwargs)
+        self.widget.attrs.update(
+            {"data-person-picker": reverse("player_pick", args=[event.pk]), "autocomplete": "off"}
+        )
+
+
 class EntryForm(forms.Form):
     """An entry: the entrant plays as player 1 (captain, line A); an organiser names every player."""
 
@@ -241,8 +255,8 @@ class EntryForm(forms.Form):
                 label=_("Team name"), max_length=100, required=shape.team_name_required
             )
         for i in range(1 if by_organiser else 2, shape.max_players + 1):
-            self.fields[f"player_{i}"] = forms.CharField(
-                label=self._player_label(shape, i), max_length=20, required=i <= shape.min_players
+            self.fields[f"player_{i}"] = PlayerField(
+                label=self._player_label(shape, i), required=i <= shape.min_players, event=event
             )
         if by_organiser:
             self.fields["over_capacity"] = forms.BooleanField(
@@ -260,12 +274,12 @@ class EntryForm(forms.Form):
     @staticmethod
     def _player_label(shape, i):
         if shape.lines:
-            return _("Member number of the player on line %(line)s") % {"line": shape.lines[i - 1]}
+            return _("Player on line %(line)s") % {"line": shape.lines[i - 1]}
         if shape.max_players == 2 and i == 2:
-            return _("Partner's member number")
+            return _("Partner")
         if shape.max_players == 1 or (shape.is_team and i == 1):
-            return _("Member number (captain)") if shape.is_team else _("Member number")
-        return _("Member number of player %(n)s") % {"n": i}
+            return _("Captain") if shape.is_team else _("Player")
+        return _("Player %(n)s") % {"n": i}
 
     def member_numbers(self):
         return [
@@ -281,3 +295,20 @@ class DivisionMoveForm(forms.Form):
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["division"].queryset = event.divisions.all()
+
+
+class ReplacementForm(forms.Form):
+    """Who leaves the entry (one of its players; the entrant only for the organiser) and who comes."""
+
+    member = forms.ModelChoiceField(label=_("Player to replace"), queryset=None, empty_label=None)
+
+    def __init__(self, *args, entry, by_organiser=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = entry.members.select_related("person").order_by("position")
+        if not by_organiser:
+            members = members.exclude(position=1)
+        self.fields["member"].queryset = members
+        self.fields["member"].label_from_instance = lambda m: (
+            f"{m.line}: {m.person.full_name}" if m.line else m.person.full_name
+        )
+        self.fields["newcomer"] = PlayerField(label=_("New player"), event=entry.event)

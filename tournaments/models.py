@@ -545,6 +545,8 @@ class EntryMember(models.Model):
     # The club shown in public lists, as it was when the entry was made.
     home_club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # A team member who said no: the entry stays, pending, until the captain names someone else.
+    declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["entry", "position"]
@@ -596,3 +598,43 @@ class Payment(AppendOnly):
     @property
     def is_refund(self):
         return self.amount < 0
+
+
+class EntryChange(models.Model):
+    """A partner or team member replaced before the deadline: pending until the newcomer accepts.
+
+    Kept whatever happens to it (the audit of who asked, when, whom for whom, and how it ended).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("awaiting the newcomer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined by the newcomer")
+        CANCELLED = "cancelled", _("superseded or cancelled")
+
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="changes")
+    old_person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="+", verbose_name=_("player replaced")
+    )
+    new_person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="entry_changes_offered", verbose_name=_("newcomer")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(_("asked at"), default=timezone.now)
+    by_organiser = models.BooleanField(_("asked by the organiser"), default=False)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["entry", "requested_at", "pk"]
+        verbose_name = _("entry change")
+        verbose_name_plural = _("entry changes")
+
+    def __str__(self):
+        return f"{self.entry_id}: {self.old_person} -> {self.new_person} ({self.status})"

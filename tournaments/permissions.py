@@ -24,6 +24,21 @@ def is_entry_member(user, entry):
 
 
 @rules.predicate
+def is_entry_entrant(user, entry):
+    """The entry's first player (a team's captain): he may replace the others before the deadline."""
+    if entry is None or not user.is_authenticated:
+        return False
+    person = getattr(user, "person", None)
+    return person is not None and entry.members.filter(person=person, position=1).exists()
+
+
+@rules.predicate
+def is_change_newcomer(user, change):
+    person = getattr(user, "person", None) if user.is_authenticated else None
+    return change is not None and person is not None and change.new_person_id == person.pk
+
+
+@rules.predicate
 def is_public_event(user, event):
     return event is not None and event.is_public
 
@@ -60,3 +75,6 @@ rules.add_perm("tournaments.view_settlement", is_superuser | is_federation_staff
 
 # Region notices and the board's consent to a switch after playing elsewhere (MAUSZ 9 (2)): the staff.
 rules.add_perm("tournaments.manage_region_notices", is_superuser | is_federation_staff)
+
+rules.add_perm("tournaments.change_entry", is_entry_entrant | runs_entries)
+rules.add_perm("tournaments.respond_to_change", is_change_newcomer)

@@ -5,6 +5,7 @@ from .views import (
     calendar,
     clubs,
     entries,
+    entry_changes,
     entry_lists,
     ledger,
     payments,
@@ -82,6 +83,10 @@ urlpatterns = [
     path("entries/<int:pk>/decline/", entries.entry_decline, name="entry_decline"),
     path("entries/<int:pk>/withdraw/", entries.entry_withdraw, name="entry_withdraw"),
     path("entries/<int:pk>/no-show/", entries.entry_no_show, name="entry_no_show"),
+    path("events/<int:pk>/pick-player/", entry_changes.player_pick, name="player_pick"),
+    path("entries/<int:pk>/replace/", entry_changes.entry_replace, name="entry_replace"),
+    path("entry-changes/<int:pk>/accept/", entry_changes.change_accept, name="entry_change_accept"),
+    path("entry-changes/<int:pk>/decline/", entry_changes.change_decline, name="entry_change_decline"),
     path("entries/<int:pk>/division/", entries.entry_move_division, name="entry_move_division"),
     path("region-notices/", region_notices.region_notice_list, name="region_notice_list"),
     path(

@@ -55,7 +55,7 @@ def _build_world():
     from rankings.models import Qualification, Season
     from teams.models import Match
     from teams.models import Round as TeamRound
-    from tournaments.models import Entry, Event
+    from tournaments.models import Entry, EntryChange, Event
     from ulti.models import Group, Stage, Table, UltiEvent
     from ulti.models import Round as UltiRound
 
@@ -125,6 +125,14 @@ def _build_world():
     region = Region.objects.order_by("pk").first()
     appeal_session = appeal.session
     my_entry = Entry.objects.filter(members__person=player_person).order_by("-pk").first()
+    # A pending replacement in the player's entry, offered to "other_player" (entry changes' pages).
+    change = EntryChange.objects.create(
+        entry=my_entry,
+        old_person=my_entry.members.exclude(person=player_person).order_by("position").first().person,
+        new_person=other_person,
+        position=my_entry.members.exclude(person=player_person).order_by("position").first().position,
+        requested_by=users["player"],
+    )
 
     w.objects.update(
         mbsz=mbsz,
@@ -165,6 +173,10 @@ def _build_world():
         "entry_payments": my_entry.pk,
         "club_bank_statement": club.pk,
         "club_settlement": club.pk,
+        "entry_replace": my_entry.pk,
+        "entry_change_accept": change.pk,
+        "entry_change_decline": change.pk,
+        "player_pick": pair_event.pk,
         # bridge
         "bridge_event": pair_event.pk,
         "bridge_event_pdf": pair_event.pk,

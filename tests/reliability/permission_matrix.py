@@ -180,6 +180,13 @@ PAGES = {
     "club_settlement_month": {"GET": ORGANISERS},
     "club_settlement_csv": {"GET": ORGANISERS},
     "entry_withdraw": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
+    # The replacement page: the entrant ("player" entered the pair) and those who run the event's entries
+    # (an empty POST re-renders the form with its errors). Only the newcomer answers a change; accepting
+    # once play began is refused.
+    "entry_replace": {"GET": {"player"} | RUNS_BRIDGE_EVENT, "POST": {"player"} | RUNS_BRIDGE_EVENT},
+    "entry_change_accept": {"GET": NOBODY, "POST": NOBODY},
+    "entry_change_decline": {"GET": NOBODY, "POST": {"other_player"}},
+    "player_pick": {"GET": LOGGED_IN},
     "event_approve": {"GET": NOBODY, "POST": NOBODY},
     "event_assign_director": {"GET": NOBODY, "POST": NOBODY},
     "event_cancel": {"GET": ORGANISERS, "POST": ORGANISERS},

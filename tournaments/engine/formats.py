@@ -43,9 +43,9 @@ SHAPES = {
     INDIVIDUAL: Shape(1, 1),
     ULTI_INDIVIDUAL: Shape(1, 1),
     PAIRS: Shape(2, 2, partner_confirms=True),
-    TEAMS: Shape(4, 6),
-    ULTI_TEAM: Shape(3, 3, team_name_required=True, lines=ULTI_LINES),
-    SPORT_ULTI: Shape(3, 3, team_name_required=True, lines=ULTI_LINES),
+    TEAMS: Shape(4, 6, partner_confirms=True),
+    ULTI_TEAM: Shape(3, 3, team_name_required=True, lines=ULTI_LINES, partner_confirms=True),
+    SPORT_ULTI: Shape(3, 3, team_name_required=True, lines=ULTI_LINES, partner_confirms=True),
 }
 
 

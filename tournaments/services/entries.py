@@ -176,7 +176,8 @@ def confirm(entry_id, user, now=None) -> Entry:
         raise EntryRefused([_("This entry is no longer open.")])
     if member.confirmed_at is None:
         member.confirmed_at = now or timezone.now()
-        member.save(update_fields=["confirmed_at"])
+        member.declined_at = None
+        member.save(update_fields=["confirmed_at", "declined_at"])
         if entry.is_confirmed:
             mail.entry_confirmed(entry)
     return entry
@@ -192,6 +193,13 @@ def decline(entry_id, user, now=None) -> Entry:
         raise EntryRefused([_("This entry is no longer open.")])
     if member.confirmed_at is not None:
         raise EntryRefused([_("You already confirmed this entry; withdraw it instead.")])
+    if event.shape.is_team and member.position != 1:
+        # A team keeps its entry: the captain names someone else in the place (entry_changes).
+        if member.declined_at is None:
+            member.declined_at = now or timezone.now()
+            member.save(update_fields=["declined_at"])
+            mail.member_declined(entry, member)
+        return entry
     held_place = entry.status == Entry.Status.ACTIVE
     entry.status = Entry.Status.DECLINED
     entry.withdrawn_at = now or timezone.now()

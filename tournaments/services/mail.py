@@ -188,3 +188,59 @@ def event_cancelled(event, reason):
             + _url("event_detail", event.pk),
             event=event,
         )
+
+
+def replacement_asked(change):
+    """To the newcomer: he is asked to take a place in the entry."""
+    entry = change.entry
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {**_context(entry), "old": change.old_person.full_name}
+        recipients = addresses_of([change.new_person])
+        if recipients:
+            notify(
+                recipients,
+                _("You are asked to play: %(event)s") % ctx,
+                _(
+                    "You are asked to play in %(old)s's place in the entry %(entry)s for %(event)s (%(date)s). "
+                    "Accept or decline it on your entries page: %(my_entries)s"
+                )
+                % ctx,
+                federation=entry.event.federation_id,
+            )
+
+
+def replacement_decided(change):
+    """To the entry's players (the one replaced included): the newcomer accepted or declined."""
+    entry = change.entry
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {**_context(entry), "old": change.old_person.full_name, "new": change.new_person.full_name}
+        if change.status == change.Status.ACCEPTED:
+            subject = _("Player replaced: %(event)s") % ctx
+            body = _("%(new)s took %(old)s's place in the entry %(entry)s for %(event)s (%(date)s).") % ctx
+            people = [m.person for m in entry.members.all()] + [change.old_person]
+        else:
+            subject = _("Replacement declined: %(event)s") % ctx
+            body = (
+                _("%(new)s declined to take %(old)s's place in the entry %(entry)s for %(event)s (%(date)s).")
+                % ctx
+            )
+            people = [m.person for m in entry.members.all() if m.person_id != change.new_person_id]
+        recipients = addresses_of(people)
+        if recipients:
+            notify(recipients, subject, body + "\n" + ctx["url"], federation=entry.event.federation_id)
+
+
+def member_declined(entry, member):
+    """A team member said no: the captain must name someone else."""
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {**_context(entry), "who": member.person.full_name}
+        _send(
+            entry.members.filter(position=1),
+            _("A team member declined: %(event)s") % ctx,
+            _(
+                "%(who)s declined to play in %(entry)s for %(event)s (%(date)s). The entry is pending until you "
+                "name another player in the place: %(my_entries)s"
+            )
+            % ctx,
+            event=entry.event,
+        )

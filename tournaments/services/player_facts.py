@@ -1,8 +1,11 @@
 """Load what the eligibility rules need to know about an event and its players."""
 
+import re
+
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from federation.engine.text import search_key
 from federation.models import Membership, Person
 
 from ..engine.eligibility import EventTerms, PlayerFacts
@@ -86,15 +89,37 @@ def played_in_other_region(event: Event, person: Person, region_id: int) -> bool
     )
 
 
-def find_player(event: Event, member_number: str) -> Person:
-    """The person with this member number, in the event's federation first, then in the other one."""
-    number = (member_number or "").strip()
-    if not number:
-        raise EntryRefused([_("Give the member number of every player.")])
-    memberships = Membership.objects.filter(member_number__iexact=number, is_active=True).select_related(
+PICKED = re.compile(r"#(\d+)\s*$")
+
+
+def find_player(event: Event, given: str) -> Person:
+    """The player a person picker names: a pick from the name search ("Name (club) #id"), a member number
+    (the event's federation first, then the other one) or a name that exactly one member has."""
+    text = (given or "").strip()
+    if not text:
+        raise EntryRefused([_("Give the member number or the name of every player.")])
+    members = Person.objects.filter(memberships__is_active=True).distinct()
+    picked = PICKED.search(text)
+    if picked:
+        # An id from the client: only a person the picker could have offered (an active member).
+        person = members.filter(pk=int(picked.group(1))).first()
+        if person is None:
+            raise EntryRefused([_("There is no member %(name)s.") % {"name": text}])
+        return person
+    memberships = Membership.objects.filter(member_number__iexact=text, is_active=True).select_related(
         "person"
     )
     membership = memberships.filter(federation=event.federation).first() or memberships.first()
-    if membership is None:
-        raise EntryRefused([_("There is no member with the member number %(number)s.") % {"number": number}])
-    return membership.person
+    if membership is not None:
+        return membership.person
+    named = list(members.filter(search_name=search_key(text))[:2])
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise EntryRefused(
+            [
+                _("Several members are called %(name)s: give the member number or pick from the list.")
+                % {"name": text}
+            ]
+        )
+    raise EntryRefused([_("There is no member with the member number or name %(name)s.") % {"name": text}])

@@ -103,3 +103,21 @@ def _fill(results: Results, key: str, limit: int) -> None:
         ["-start_date", "pk"],
         limit,
     )
+
+
+def members(query: str, limit: int = 10) -> list[Person]:
+    """The person pickers' search: people with an active membership whose name matches ``query``
+    (the same folded column and rules as the search page); nothing for a query under two letters."""
+    key = search_key((query or "").strip()[:MAX_LENGTH])
+    if len(key.replace(" ", "")) < MIN_LENGTH:
+        return []
+    memberships = Prefetch(
+        "memberships",
+        queryset=Membership.objects.filter(is_active=True).select_related("federation", "club"),
+    )
+    people = Person.objects.filter(memberships__is_active=True).distinct().prefetch_related(memberships)
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL pg_trgm.word_similarity_threshold = %s", [FUZZY_THRESHOLD])
+        return _matching(people, "search_name", key, ["last_name", "first_name", "pk"], limit)

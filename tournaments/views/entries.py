@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from federation.access import check, object_or_deny
 
 from ..forms import DivisionMoveForm, EntryForm
-from ..models import Entry, EntryMember
+from ..models import Entry, EntryChange, EntryMember
 from ..refusals import Refused
 from ..services import entries as service
 from ..services import payments
@@ -54,6 +54,8 @@ def entry_create(request, pk):
                     _("The event is full: your entry is number %(pos)s on the waiting list.")
                     % {"pos": entry.waiting_position()},
                 )
+            elif not entry.is_confirmed and event.shape.is_team:
+                messages.success(request, _("Entry received; it is pending until every member confirms it."))
             elif not entry.is_confirmed:
                 messages.success(request, _("Entry received; it is pending until your partner confirms it."))
             else:
@@ -81,10 +83,17 @@ def my_entries(request):
     today = timezone.localdate()
     to_confirm = [m for m in rows if m.confirmed_at is None and m.entry.is_open]
     current = [
-        (m.entry, service.can_withdraw(request.user, m.entry))
+        (m.entry, service.can_withdraw(request.user, m.entry), _changeable(m))
         for m in rows
         if m.entry.is_open and m.entry.event.last_day >= today and m not in to_confirm
     ]
+    offers = (
+        EntryChange.objects.filter(new_person=person, status=EntryChange.Status.PENDING)
+        .select_related("entry__event", "old_person")
+        .prefetch_related(Prefetch("entry__members", queryset=EntryMember.objects.select_related("person")))
+        if person is not None
+        else []
+    )
     past = [
         m.entry
         for m in rows
@@ -93,7 +102,19 @@ def my_entries(request):
     return render(
         request,
         "tournaments/my_entries.html",
-        {"person": person, "to_confirm": to_confirm, "current": current, "past": past},
+        {"person": person, "to_confirm": to_confirm, "current": current, "past": past, "offers": offers},
+    )
+
+
+def _changeable(member):
+    """Whether my entries offers "Replace a player": the entrant's own open entry before the deadline."""
+    event = member.entry.event
+    return (
+        member.position == 1
+        and event.shape.max_players > 1
+        and event.status == event.Status.APPROVED
+        and not event.deadline_passed()
+        and not event.play_started()
     )
 
 
@@ -117,7 +138,7 @@ def entry_confirm(request, pk):
 @login_required
 @require_POST
 def entry_decline(request, pk):
-    return _entry_step(request, pk, service.decline, _("You declined the entry."))
+    return _entry_step(request, pk, service.decline, _("You declined the entry; the entrant is told."))
 
 
 @login_required
