@@ -347,6 +347,7 @@ def incremental(event, session, user, rng: random.Random):
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
+    from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
     from bridge.services import bulk, compute, versions
     from results.models import VersionedUpload
 
@@ -355,8 +356,11 @@ def incremental(event, session, user, rng: random.Random):
             versions.lock_event(session.event_id)
             base = versions.latest_version(session)
             rows = versions.rows_of(base)
-            row = rng.choice([r for r in rows if r["score"] is not None])
-            row["score"] += rng.choice((-30, -20, -10, 10, 20, 30))
+            # One more or one fewer trick: a score some contract gives, as the upload checks demand.
+            row = rng.choice([r for r in rows if r["tricks"] is not None and r["declarer"]])
+            row["tricks"] = max(0, min(13, row["tricks"] + rng.choice((-1, 1))))
+            vul = vulnerable_sides(board_vulnerability(row["board"]))
+            row["score"] = contract_score(row["contract"], row["declarer"], row["tricks"], *vul)
             versions.write_version(
                 session,
                 rows,

@@ -9,7 +9,7 @@ that do not stand are left out, and every opponent the pair no longer met gets a
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 
 from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
@@ -56,6 +56,8 @@ from .standings import (
     SESSION_STANDING_FIELDS,
     _board_scores,
     _event_standings,
+    _People,
+    _people,
     _session_standings,
 )
 
@@ -79,6 +81,7 @@ class _Event:
     seats: dict[int, _Seat]
     loaded: list[_Session]
     withdrawals: list[tuple[int, int]]  # (event pair id, number of the session it withdrew in)
+    people: _People
 
 
 def _read(event_id: int) -> _Event:
@@ -103,13 +106,7 @@ def _read(event_id: int) -> _Event:
             "pk", "session_id", "number", "source", "uploaded_at", "deals"
         )
     }
-    rows: dict[int, list[tuple]] = defaultdict(list)
-    for version_id, *row in (
-        BoardResult.objects.filter(version_id__in=version_ids)
-        .order_by("version_id", "board", "table", "pk")
-        .values_list("version_id", *versions.ROW_FIELDS)
-    ):
-        rows[version_id].append(tuple(row))
+    rows = _result_rows(version_ids)
     penalties: dict[int, list[tuple]] = defaultdict(list)
     for version_id, *penalty in (
         ResultPenalty.objects.filter(version_id__in=version_ids)
@@ -117,21 +114,45 @@ def _read(event_id: int) -> _Event:
         .values_list("version_id", *versions.PENALTY_FIELDS)
     ):
         penalties[version_id].append(tuple(penalty))
-    plans: dict[int, dict[int, object]] = defaultdict(dict)
-    for section in Section.objects.filter(session__event_id=event_id):
-        plans[section.session_id][section.pk] = section.plan()
     loaded = []
     for session in sessions:
         version = found.get(session.latest_version_id)
         if version is None:
             continue
-        item = _Session(session, version, rows[version.pk], penalties[version.pk], plans[session.pk])
-        _schedule(item, seats)
-        loaded.append(item)
+        loaded.append(_Session(session, version, rows[version.pk], penalties[version.pk], {}))
     withdrawals = list(
         Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number")
     )
-    return _Event(settings, sessions, seats, loaded, withdrawals)
+    people = _people(event_id)
+    # Who played which boards of his movement matters only to a withdrawal (VSz 25: which results stand,
+    # average-plus for the meetings it left) and to a substitute's rights: without them it is not worked out.
+    if withdrawals or people.substitutions:
+        plans: dict[int, dict[int, object]] = defaultdict(dict)
+        for section in Section.objects.filter(session__event_id=event_id):
+            plans[section.session_id][section.pk] = section.plan()
+        for item in loaded:
+            item.plans = plans[item.session.pk]
+            _schedule(item, seats)
+    return _Event(settings, sessions, seats, loaded, withdrawals, people)
+
+
+def _result_rows(version_ids: list[int]) -> dict[int, list[tuple]]:
+    """Version id -> its result rows (versions.ROW_FIELDS order), read as plain tuples by one query: the
+    largest read of a recompute (a row per table per board), so no ORM row handling."""
+    rows: dict[int, list[tuple]] = defaultdict(list)
+    if not version_ids:
+        return rows
+    query = (
+        BoardResult.objects.filter(version_id__in=version_ids)
+        .order_by("version_id", "board", "table", "pk")
+        .values_list("version_id", *versions.ROW_FIELDS)
+    )
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for version_id, *row in cursor.fetchall():
+            rows[version_id].append(tuple(row))
+    return rows
 
 
 def _recompute(event_id: int, event_version: int) -> dict:
@@ -154,7 +175,7 @@ def _recompute(event_id: int, event_version: int) -> dict:
     hand_sessions = _needs_hand_records(loaded)
 
     event_rows = _event_standings(
-        event_id, event_version, settings, session_totals, loaded, seats, event_results
+        event_id, event_version, settings, session_totals, loaded, seats, event_results, read.people
     )
     session_ids = [s.pk for s in sessions]
     marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
@@ -246,6 +267,8 @@ def _deleted_results(sessions, loaded: list[_Session], seats, withdrawals) -> di
 def _absent_opponents(item: _Session, seats, withdrawn_seats: set[int]) -> list[tuple[int, int, str, int]]:
     """(board, table, opponent's side, opponent) for every meeting a withdrawn pair no longer played."""
     out = []
+    if not withdrawn_seats:
+        return out
     played_tables = {(row[BOARD], pid) for row in item.rows for pid in (row[NS], row[EW])}
     by_number = {(seat.section_id, seat.number): pid for pid, seat in seats.items() if pid in item.scheduled}
     for pair_id in withdrawn_seats:
@@ -312,13 +335,15 @@ def _score(
             )
         )
     # A penalty of a pair whose results were left out has nothing left to be taken from.
-    seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
-    playing = {key for _board, key in seated}
-    penalties = [
-        Penalty(str(pair_id), percent, board, reason)
-        for pair_id, board, percent, reason in item.penalties
-        if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
-    ]
+    penalties = []
+    if item.penalties:
+        seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
+        playing = {key for _board, key in seated}
+        penalties = [
+            Penalty(str(pair_id), percent, board, reason)
+            for pair_id, board, percent, reason in item.penalties
+            if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
+        ]
     ordered = {board: boards[board] for board in sorted(boards)}
     try:
         score = score_session(

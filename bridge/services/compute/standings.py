@@ -10,7 +10,6 @@ from typing import NamedTuple
 from bridge.engine.scoring.matchpoints import percentage
 from bridge.engine.scoring.session import Method, PairTotal, SessionScore, _rank
 from bridge.engine.scoring.tiebreak import Played, played_results, tie_break
-from federation.models import Person
 
 from ...models import (
     Pair,
@@ -109,26 +108,30 @@ class _People(NamedTuple):
 
 
 def _people(event_id: int) -> _People:
-    pairs = {
-        pk: tuple(pid for pid in players if pid)
-        for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
-            "pk", "player1_id", "player2_id"
-        )
-    }
-    substitutions = list(
-        Substitution.objects.filter(pair__event_id=event_id).values_list(
-            "session_id", "pair_id", "original_id", "substitute_id", "boards"
-        )
-    )
-    people = {person for players in pairs.values() for person in players}
-    people.update(substitute for _s, _p, _o, substitute, _b in substitutions)
-    # Person.__str__: family name first (Hungarian order)
-    names = {
-        pk: f"{last} {first}"
-        for pk, last, first in Person.objects.filter(pk__in=people).values_list(
-            "pk", "last_name", "first_name"
-        )
-    }
+    # The names come in the same rows (joins), not by a second query over a list of thousands of ids.
+    pairs, names = {}, {}
+    for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
+        "pk",
+        "player1_id",
+        "player1__last_name",
+        "player1__first_name",
+        "player2_id",
+        "player2__last_name",
+        "player2__first_name",
+    ):
+        ids = []
+        for person, last, first in (players[:3], players[3:]):
+            if person:
+                ids.append(person)
+                names[person] = f"{last} {first}"  # Person.__str__: family name first (Hungarian order)
+        pairs[pk] = tuple(ids)
+    substitutions = []
+    for *substitution, last, first in Substitution.objects.filter(pair__event_id=event_id).values_list(
+        "session_id", "pair_id", "original_id", "substitute_id", "boards", "substitute__last_name",
+        "substitute__first_name",
+    ):  # fmt: skip
+        substitutions.append(tuple(substitution))
+        names[substitution[3]] = f"{last} {first}"
     return _People(pairs, substitutions, names)
 
 
