@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bridge', '0005_accepted_program'),
+        ('bridge', '0006_usebio_source'),
         ('tournaments', '0005_search_keys'),
     ]
 
