@@ -79,6 +79,28 @@ class BoardScore(models.Model):
         return f"{self.session_id}/{self.board}: {self.score}"
 
 
+class ScoredBoard(models.Model):
+    """What a board's stored BoardScore rows were computed from, as a digest of everything the engine was
+    given for it (its result rows, the session's penalties, the scoring options): a recompute that finds the
+    same digest leaves the board's rows, and their stamp, as they are instead of rewriting them."""
+
+    session = models.ForeignKey(
+        "bridge.PairSession", on_delete=models.CASCADE, related_name="+", db_index=False, **COMPUTED
+    )
+    board = models.PositiveSmallIntegerField(_("board"))
+    digest = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "board"], name="bridge_one_digest_per_board")
+        ]
+        verbose_name = _("scored board")
+        verbose_name_plural = _("scored boards")
+
+    def __str__(self):
+        return f"{self.session_id}/{self.board}"
+
+
 class SessionStanding(models.Model):
     """A pair's session total and place; `field` is the line it is ranked in (NS, EW, or '' together)."""
 

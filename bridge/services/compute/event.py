@@ -28,6 +28,7 @@ from ...models import (
     PairSession,
     ResultPenalty,
     ResultVersion,
+    ScoredBoard,
     Section,
     SessionPair,
     SessionStanding,
@@ -53,11 +54,14 @@ from .hand_records import _needs_hand_records
 from .standings import (
     BOARD_SCORE_FIELDS,
     EVENT_STANDING_FIELDS,
+    SCORED_BOARD_FIELDS,
     SESSION_STANDING_FIELDS,
+    _board_digests,
     _board_scores,
     _event_standings,
     _People,
     _people,
+    _scoring_options,
     _session_standings,
 )
 
@@ -67,7 +71,7 @@ def recompute_event(event_id: int, *, force: bool = False) -> dict:
     with recompute(event_id, SCOPE) as state:
         if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
-        summary = _recompute(event_id, state.latest_version)
+        summary = _recompute(event_id, state.latest_version, force=force)
         _tell_rankings(event_id, summary.pop("reason"))
     return summary
 
@@ -155,18 +159,33 @@ def _result_rows(version_ids: list[int]) -> dict[int, list[tuple]]:
     return rows
 
 
-def _recompute(event_id: int, event_version: int) -> dict:
+def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
+    """Every session scored again; a board's BoardScore rows are rewritten only when what the engine was given
+    for it changed (ScoredBoard's digest), or all of them with `force` (the reference: after a change of the
+    scoring code, say)."""
     read = _read(event_id)
     settings, sessions, seats, loaded = read.settings, read.sessions, read.seats, read.loaded
+    session_ids = [s.pk for s in sessions]
     deleted = _deleted_results(sessions, loaded, seats, read.withdrawals)
 
     board_rows, standing_rows, session_totals = [], [], defaultdict(list)
     announced = settings.tie_break != TieBreak.SHARED
     event_results: list[Played] = []  # played results under event pair ids, for an announced tie-break
     event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
+    stored = _stored_digests(session_ids) if not force else {}
+    rewrite: dict[int, set[int]] = {}  # session id -> boards whose BoardScore rows are rewritten
+    digest_rows = []
     for item in loaded:
-        score, sources, absent = _score(item, settings, seats, deleted, read.withdrawals)
-        board_rows.extend(_board_scores(item, score, sources))
+        score, sources, absent, digests = _score(item, settings, seats, deleted, read.withdrawals)
+        session_id = item.session.pk
+        old = stored.get(session_id)
+        if old and digests:
+            changed = {board for board in score.boards if old.get(board) != digests[board]}
+            rewrite[session_id] = changed | (old.keys() - score.boards.keys())
+        else:  # never digested (or a withdrawal's session): every row of the session goes
+            changed = set(score.boards)
+        board_rows.extend(_board_scores(item, score, sources, changed))
+        digest_rows.extend((session_id, board, digests[board]) for board in changed if board in digests)
         if announced:
             event_results.extend(relabel(played_results(score.boards.values()), event_pair_of))
         for standing in _session_standings(item, score, settings, absent):
@@ -177,16 +196,31 @@ def _recompute(event_id: int, event_version: int) -> dict:
     event_rows = _event_standings(
         event_id, event_version, settings, session_totals, loaded, seats, event_results, read.people
     )
-    session_ids = [s.pk for s in sessions]
     marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
-    bulk.execute_all(
-        [
-            (f"DELETE FROM {_table(BoardScore)} WHERE session_id IN ({marks})", session_ids),
-            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
-            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
-        ]
-    )
+    # A session whose digests matched loses only the boards rewritten; every other one (no version any
+    # more, never digested, a withdrawal's, or `force`) all its rows.
+    whole = [pk for pk in session_ids if pk not in rewrite]
+    statements = [
+        (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
+        (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+    ]
+    if whole:
+        whole_marks = ", ".join(["%s"] * len(whole))
+        for model in (BoardScore, ScoredBoard):
+            statements.append((f"DELETE FROM {_table(model)} WHERE session_id IN ({whole_marks})", whole))
+    for session_id, boards in rewrite.items():
+        if boards:
+            board_marks = ", ".join(["%s"] * len(boards))
+            for model in (BoardScore, ScoredBoard):
+                statements.append(
+                    (
+                        f"DELETE FROM {_table(model)} WHERE session_id = %s AND board IN ({board_marks})",
+                        [session_id, *sorted(boards)],
+                    )
+                )
+    bulk.execute_all(statements)
     bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
+    bulk.insert_rows(ScoredBoard, SCORED_BOARD_FIELDS, digest_rows)
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
 
@@ -345,18 +379,31 @@ def _score(
             if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
         ]
     ordered = {board: boards[board] for board in sorted(boards)}
+    given = penalties if settings.method == Method.MATCHPOINTS else ()
     try:
         score = score_session(
             ordered,
             method=settings.method,
             scale=settings.scale,
             rounding=settings.rounding,
-            penalties=penalties if settings.method == Method.MATCHPOINTS else (),
+            penalties=given,
             tie_break=settings.tie_break,
         )
     except ValueError as error:
         raise ScoringError(f"{item.session}: {error}")
-    return score, {board: sources[board] for board in ordered}, absent
+    sources = {board: sources[board] for board in ordered}
+    # Results left out for a withdrawal are not in the sources: such a session is always rewritten whole.
+    digests = {} if left_out else _board_digests(_scoring_options(settings), given, sources)
+    return score, sources, absent, digests
+
+
+def _stored_digests(session_ids: list[int]) -> dict[int, dict[int, str]]:
+    stored: dict[int, dict[int, str]] = defaultdict(dict)
+    for session_id, board, digest in ScoredBoard.objects.filter(session_id__in=session_ids).values_list(
+        "session_id", "board", "digest"
+    ):
+        stored[session_id][board] = digest
+    return stored
 
 
 def _tell_rankings(event_id: int, reason: str) -> None:

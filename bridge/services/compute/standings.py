@@ -1,6 +1,7 @@
 """The rows a recompute writes: BoardScore, SessionStanding and EventStanding (with the masterpoint rights of
 each pair's players), as tuples for bulk.insert_rows."""
 
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Sequence
@@ -40,6 +41,27 @@ def _board_scores(item: _Session, score: SessionScore, sources: dict, only=None)
                 + (r.mp_ns, r.mp_ew, r.pct_ns, r.pct_ew, r.imp_ns, r.imp_ew, r.penalty_ns, r.penalty_ew)
             )
     return out
+
+
+def _scoring_options(settings) -> tuple:
+    """The event's settings that change what a board's results earn (the tie-break changes only places)."""
+    return (settings.method, settings.scale, settings.rounding)
+
+
+def _board_digests(options: tuple, penalties: Sequence, sources: dict[int, list[tuple]]) -> dict[int, str]:
+    """Board -> a digest of all the engine is given for it: its rows (each becomes a BoardScore row with what
+    it earned, across the field), the session's penalties and the scoring options. Boards are scored apart
+    from each other, so an equal digest means equal BoardScore rows (bar the stamp)."""
+    common = repr((options, tuple(penalties))).encode()
+    out = {}
+    for board, rows in sources.items():
+        digest = hashlib.blake2b(common, digest_size=16)
+        digest.update(repr(rows).encode())
+        out[board] = digest.hexdigest()
+    return out
+
+
+SCORED_BOARD_FIELDS = ("session", "board", "digest")
 
 
 class _Standing(NamedTuple):
