@@ -6,13 +6,14 @@ from .programs import AcceptedProgram
 from .requests import CorrectionRequest
 from .roster import Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
-from .standings import BoardScore, EventStanding, HandRecord, SessionStanding
+from .standings import BoardScore, EventStanding, HandRecord, ScoredBoard, SessionStanding
 from .uploads import BoardResult, ResultPenalty, ResultVersion, VersionDecision
 
 __all__ = [
     "AcceptedProgram",
     "BoardResult",
     "BoardScore",
+    "ScoredBoard",
     "CorrectionRequest",
     "DealSet",
     "EventStanding",

@@ -9,6 +9,11 @@ from django.utils.translation import gettext_lazy as _
 
 MP = dict(max_digits=10, decimal_places=2, null=True, blank=True)
 PCT = dict(max_digits=7, decimal_places=2, null=True, blank=True)
+# The computed rows are deleted and rewritten whole by the recompute, under the event's lock, from the
+# append-only versions; a database foreign-key check on each of their thousands of rows (a row lock on the
+# referenced row, at commit) was most of a recompute's time. Django still cascades and protects these
+# relations itself (on_delete), and tests/bridge/test_computed_rows_integrity.py holds it to that.
+COMPUTED = dict(db_constraint=False)
 
 
 class BoardScore(models.Model):
@@ -18,22 +23,36 @@ class BoardScore(models.Model):
     """
 
     session = models.ForeignKey(
-        "bridge.PairSession", on_delete=models.CASCADE, related_name="board_scores", db_index=False
+        "bridge.PairSession",
+        on_delete=models.CASCADE,
+        related_name="board_scores",
+        db_index=False,
+        **COMPUTED,
     )
     # Written thousands at a time and read per session and board: one index serves every read.
     # The version this row was written from: the full recompute writes every row from the session's latest
     # version; a one-board rescore writes only the boards it rescored, and the others keep their older stamp
     # (their results and scores are the same in every version since, up to SessionStanding.version).
     version = models.ForeignKey(
-        "bridge.ResultVersion", on_delete=models.PROTECT, related_name="+", db_index=False
+        "bridge.ResultVersion", on_delete=models.PROTECT, related_name="+", db_index=False, **COMPUTED
     )
     board = models.PositiveSmallIntegerField(_("board"))
     table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     ns = models.ForeignKey(
-        "bridge.SessionPair", on_delete=models.CASCADE, null=True, related_name="+", db_index=False
+        "bridge.SessionPair",
+        on_delete=models.CASCADE,
+        null=True,
+        related_name="+",
+        db_index=False,
+        **COMPUTED,
     )
     ew = models.ForeignKey(
-        "bridge.SessionPair", on_delete=models.CASCADE, null=True, related_name="+", db_index=False
+        "bridge.SessionPair",
+        on_delete=models.CASCADE,
+        null=True,
+        related_name="+",
+        db_index=False,
+        **COMPUTED,
     )
     contract = models.CharField(_("contract"), max_length=6, blank=True)
     declarer = models.CharField(_("declarer"), max_length=1, blank=True)
@@ -60,12 +79,40 @@ class BoardScore(models.Model):
         return f"{self.session_id}/{self.board}: {self.score}"
 
 
+class ScoredBoard(models.Model):
+    """What a board's stored BoardScore rows were computed from, as a digest of everything the engine was
+    given for it (its result rows, the session's penalties, the scoring options): a recompute that finds the
+    same digest leaves the board's rows, and their stamp, as they are instead of rewriting them."""
+
+    session = models.ForeignKey(
+        "bridge.PairSession", on_delete=models.CASCADE, related_name="+", db_index=False, **COMPUTED
+    )
+    board = models.PositiveSmallIntegerField(_("board"))
+    digest = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "board"], name="bridge_one_digest_per_board")
+        ]
+        verbose_name = _("scored board")
+        verbose_name_plural = _("scored boards")
+
+    def __str__(self):
+        return f"{self.session_id}/{self.board}"
+
+
 class SessionStanding(models.Model):
     """A pair's session total and place; `field` is the line it is ranked in (NS, EW, or '' together)."""
 
-    session = models.ForeignKey("bridge.PairSession", on_delete=models.CASCADE, related_name="standings")
-    version = models.ForeignKey("bridge.ResultVersion", on_delete=models.PROTECT, related_name="+")
-    pair = models.ForeignKey("bridge.SessionPair", on_delete=models.CASCADE, related_name="standings")
+    session = models.ForeignKey(
+        "bridge.PairSession", on_delete=models.CASCADE, related_name="standings", **COMPUTED
+    )
+    version = models.ForeignKey(
+        "bridge.ResultVersion", on_delete=models.PROTECT, related_name="+", **COMPUTED
+    )
+    pair = models.ForeignKey(
+        "bridge.SessionPair", on_delete=models.CASCADE, related_name="standings", **COMPUTED
+    )
     field = models.CharField(_("field"), max_length=2, blank=True)
     direction = models.CharField(_("direction"), max_length=2, blank=True)
     total = models.DecimalField(_("total"), max_digits=10, decimal_places=2)
@@ -93,8 +140,10 @@ class SessionStanding(models.Model):
 class EventStanding(models.Model):
     """A pair's event total and final place, with each player's right to masterpoints (VSz 25)."""
 
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="bridge_standings")
-    pair = models.ForeignKey("bridge.Pair", on_delete=models.CASCADE, related_name="standings")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="bridge_standings", **COMPUTED
+    )
+    pair = models.ForeignKey("bridge.Pair", on_delete=models.CASCADE, related_name="standings", **COMPUTED)
     event_version = models.PositiveIntegerField(_("event version"))
     field = models.CharField(_("field"), max_length=2, blank=True)
     total = models.DecimalField(_("total"), max_digits=10, decimal_places=2)

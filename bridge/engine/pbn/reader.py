@@ -58,6 +58,14 @@ class Column:
 class TableRow:
     line: int
     values: dict[str, str]  # column name -> element, quotes removed
+    # The same by lower-case column name, elements stripped: a result row's dozen cells are each looked up
+    # by name, and a whole session's file has thousands of rows.
+    folded: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.folded = {}
+        for name, value in self.values.items():
+            self.folded.setdefault(name.lower(), value.strip())  # the first of two same-named columns
 
 
 @dataclass
@@ -316,10 +324,8 @@ def _check_deal(deal: str, line: int) -> None:
 
 def _cell(row: TableRow, column: str) -> str | None:
     """A table element by case-insensitive column name; unknown ('?') and irrelevant ('-') read as None."""
-    for name, value in row.values.items():
-        if name.lower() == column.lower():
-            return None if value.strip() in _ABSENT else value.strip()
-    return None
+    value = row.folded.get(column.lower())
+    return None if value is None or value in _ABSENT else value
 
 
 def _has_column(table: Tag, column: str) -> bool:

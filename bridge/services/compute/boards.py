@@ -19,6 +19,7 @@ from ...models import (
     PairSession,
     ResultPenalty,
     ResultVersion,
+    ScoredBoard,
     SessionPair,
     SessionStanding,
     Withdrawal,
@@ -29,11 +30,14 @@ from .event import _recompute, _tell_rankings
 from .standings import (
     BOARD_SCORE_FIELDS,
     EVENT_STANDING_FIELDS,
+    SCORED_BOARD_FIELDS,
     SESSION_STANDING_FIELDS,
+    _board_digests,
     _board_scores,
     _event_standings,
     _People,
     _people,
+    _scoring_options,
     _session_standings,
     _Standing,
 )
@@ -194,11 +198,9 @@ def _rescore_boards(
     )
     changed = _entries(rows, awards)
     proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
+    given = _penalties(penalty_rows, proposed, settings)
     try:
-        rescored = live.engine.change(
-            {b: changed.get(b, ()) for b in boards},
-            penalties=_penalties(penalty_rows, proposed, settings),
-        )
+        rescored = live.engine.change({b: changed.get(b, ()) for b in boards}, penalties=given)
     except ValueError as error:
         raise ScoringError(f"{sessions[session_id]}: {error}")
     for board in boards:
@@ -247,16 +249,27 @@ def _rescore_boards(
     # stamp of the version they were written from, whose results and scores for them are these ones (the
     # session's stamp, SessionStanding.version, says which version the whole session reflects).
     board_rows = _board_scores(item, score, live.sources, rescored)
-    scores = _table(BoardScore)
+    digests = _board_digests(
+        _scoring_options(settings), given, {board: live.sources.get(board, []) for board in sorted(rescored)}
+    )
     marks = ", ".join(["%s"] * len(rescored)) or "NULL"
     bulk.execute_all(
         [
-            (f"DELETE FROM {scores} WHERE session_id = %s AND board IN ({marks})", [session_id, *rescored]),
+            *(
+                (
+                    f"DELETE FROM {_table(model)} WHERE session_id = %s AND board IN ({marks})",
+                    [session_id, *rescored],
+                )
+                for model in (BoardScore, ScoredBoard)
+            ),
             (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
             (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
         ]
     )
     bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
+    bulk.insert_rows(
+        ScoredBoard, SCORED_BOARD_FIELDS, [(session_id, board, digest) for board, digest in digests.items()]
+    )
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, session_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
     reason = "appeal" if version.source == VersionedUpload.Source.APPEAL else "correction"

@@ -9,7 +9,7 @@ that do not stand are left out, and every opponent the pair no longer met gets a
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 
 from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
@@ -28,6 +28,7 @@ from ...models import (
     PairSession,
     ResultPenalty,
     ResultVersion,
+    ScoredBoard,
     Section,
     SessionPair,
     SessionStanding,
@@ -53,9 +54,14 @@ from .hand_records import _needs_hand_records
 from .standings import (
     BOARD_SCORE_FIELDS,
     EVENT_STANDING_FIELDS,
+    SCORED_BOARD_FIELDS,
     SESSION_STANDING_FIELDS,
+    _board_digests,
     _board_scores,
     _event_standings,
+    _People,
+    _people,
+    _scoring_options,
     _session_standings,
 )
 
@@ -65,7 +71,7 @@ def recompute_event(event_id: int, *, force: bool = False) -> dict:
     with recompute(event_id, SCOPE) as state:
         if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
-        summary = _recompute(event_id, state.latest_version)
+        summary = _recompute(event_id, state.latest_version, force=force)
         _tell_rankings(event_id, summary.pop("reason"))
     return summary
 
@@ -79,6 +85,7 @@ class _Event:
     seats: dict[int, _Seat]
     loaded: list[_Session]
     withdrawals: list[tuple[int, int]]  # (event pair id, number of the session it withdrew in)
+    people: _People
 
 
 def _read(event_id: int) -> _Event:
@@ -103,13 +110,7 @@ def _read(event_id: int) -> _Event:
             "pk", "session_id", "number", "source", "uploaded_at", "deals"
         )
     }
-    rows: dict[int, list[tuple]] = defaultdict(list)
-    for version_id, *row in (
-        BoardResult.objects.filter(version_id__in=version_ids)
-        .order_by("version_id", "board", "table", "pk")
-        .values_list("version_id", *versions.ROW_FIELDS)
-    ):
-        rows[version_id].append(tuple(row))
+    rows = _result_rows(version_ids)
     penalties: dict[int, list[tuple]] = defaultdict(list)
     for version_id, *penalty in (
         ResultPenalty.objects.filter(version_id__in=version_ids)
@@ -117,35 +118,74 @@ def _read(event_id: int) -> _Event:
         .values_list("version_id", *versions.PENALTY_FIELDS)
     ):
         penalties[version_id].append(tuple(penalty))
-    plans: dict[int, dict[int, object]] = defaultdict(dict)
-    for section in Section.objects.filter(session__event_id=event_id):
-        plans[section.session_id][section.pk] = section.plan()
     loaded = []
     for session in sessions:
         version = found.get(session.latest_version_id)
         if version is None:
             continue
-        item = _Session(session, version, rows[version.pk], penalties[version.pk], plans[session.pk])
-        _schedule(item, seats)
-        loaded.append(item)
+        loaded.append(_Session(session, version, rows[version.pk], penalties[version.pk], {}))
     withdrawals = list(
         Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number")
     )
-    return _Event(settings, sessions, seats, loaded, withdrawals)
+    people = _people(event_id)
+    # Who played which boards of his movement matters only to a withdrawal (VSz 25: which results stand,
+    # average-plus for the meetings it left) and to a substitute's rights: without them it is not worked out.
+    if withdrawals or people.substitutions:
+        plans: dict[int, dict[int, object]] = defaultdict(dict)
+        for section in Section.objects.filter(session__event_id=event_id):
+            plans[section.session_id][section.pk] = section.plan()
+        for item in loaded:
+            item.plans = plans[item.session.pk]
+            _schedule(item, seats)
+    return _Event(settings, sessions, seats, loaded, withdrawals, people)
 
 
-def _recompute(event_id: int, event_version: int) -> dict:
+def _result_rows(version_ids: list[int]) -> dict[int, list[tuple]]:
+    """Version id -> its result rows (versions.ROW_FIELDS order), read as plain tuples by one query: the
+    largest read of a recompute (a row per table per board), so no ORM row handling."""
+    rows: dict[int, list[tuple]] = defaultdict(list)
+    if not version_ids:
+        return rows
+    query = (
+        BoardResult.objects.filter(version_id__in=version_ids)
+        .order_by("version_id", "board", "table", "pk")
+        .values_list("version_id", *versions.ROW_FIELDS)
+    )
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for version_id, *row in cursor.fetchall():
+            rows[version_id].append(tuple(row))
+    return rows
+
+
+def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
+    """Every session scored again; a board's BoardScore rows are rewritten only when what the engine was given
+    for it changed (ScoredBoard's digest), or all of them with `force` (the reference: after a change of the
+    scoring code, say)."""
     read = _read(event_id)
     settings, sessions, seats, loaded = read.settings, read.sessions, read.seats, read.loaded
+    session_ids = [s.pk for s in sessions]
     deleted = _deleted_results(sessions, loaded, seats, read.withdrawals)
 
     board_rows, standing_rows, session_totals = [], [], defaultdict(list)
     announced = settings.tie_break != TieBreak.SHARED
     event_results: list[Played] = []  # played results under event pair ids, for an announced tie-break
     event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
+    stored = _stored_digests(session_ids) if not force else {}
+    rewrite: dict[int, set[int]] = {}  # session id -> boards whose BoardScore rows are rewritten
+    digest_rows = []
     for item in loaded:
-        score, sources, absent = _score(item, settings, seats, deleted, read.withdrawals)
-        board_rows.extend(_board_scores(item, score, sources))
+        score, sources, absent, digests = _score(item, settings, seats, deleted, read.withdrawals)
+        session_id = item.session.pk
+        old = stored.get(session_id)
+        if old and digests:
+            changed = {board for board in score.boards if old.get(board) != digests[board]}
+            rewrite[session_id] = changed | (old.keys() - score.boards.keys())
+        else:  # never digested (or a withdrawal's session): every row of the session goes
+            changed = set(score.boards)
+        board_rows.extend(_board_scores(item, score, sources, changed))
+        digest_rows.extend((session_id, board, digests[board]) for board in changed if board in digests)
         if announced:
             event_results.extend(relabel(played_results(score.boards.values()), event_pair_of))
         for standing in _session_standings(item, score, settings, absent):
@@ -154,18 +194,33 @@ def _recompute(event_id: int, event_version: int) -> dict:
     hand_sessions = _needs_hand_records(loaded)
 
     event_rows = _event_standings(
-        event_id, event_version, settings, session_totals, loaded, seats, event_results
+        event_id, event_version, settings, session_totals, loaded, seats, event_results, read.people
     )
-    session_ids = [s.pk for s in sessions]
     marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
-    bulk.execute_all(
-        [
-            (f"DELETE FROM {_table(BoardScore)} WHERE session_id IN ({marks})", session_ids),
-            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
-            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
-        ]
-    )
+    # A session whose digests matched loses only the boards rewritten; every other one (no version any
+    # more, never digested, a withdrawal's, or `force`) all its rows.
+    whole = [pk for pk in session_ids if pk not in rewrite]
+    statements = [
+        (f"DELETE FROM {_table(SessionStanding)} WHERE session_id IN ({marks})", session_ids),
+        (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+    ]
+    if whole:
+        whole_marks = ", ".join(["%s"] * len(whole))
+        for model in (BoardScore, ScoredBoard):
+            statements.append((f"DELETE FROM {_table(model)} WHERE session_id IN ({whole_marks})", whole))
+    for session_id, boards in rewrite.items():
+        if boards:
+            board_marks = ", ".join(["%s"] * len(boards))
+            for model in (BoardScore, ScoredBoard):
+                statements.append(
+                    (
+                        f"DELETE FROM {_table(model)} WHERE session_id = %s AND board IN ({board_marks})",
+                        [session_id, *sorted(boards)],
+                    )
+                )
+    bulk.execute_all(statements)
     bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
+    bulk.insert_rows(ScoredBoard, SCORED_BOARD_FIELDS, digest_rows)
     bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
     bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
 
@@ -246,6 +301,8 @@ def _deleted_results(sessions, loaded: list[_Session], seats, withdrawals) -> di
 def _absent_opponents(item: _Session, seats, withdrawn_seats: set[int]) -> list[tuple[int, int, str, int]]:
     """(board, table, opponent's side, opponent) for every meeting a withdrawn pair no longer played."""
     out = []
+    if not withdrawn_seats:
+        return out
     played_tables = {(row[BOARD], pid) for row in item.rows for pid in (row[NS], row[EW])}
     by_number = {(seat.section_id, seat.number): pid for pid, seat in seats.items() if pid in item.scheduled}
     for pair_id in withdrawn_seats:
@@ -312,26 +369,41 @@ def _score(
             )
         )
     # A penalty of a pair whose results were left out has nothing left to be taken from.
-    seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
-    playing = {key for _board, key in seated}
-    penalties = [
-        Penalty(str(pair_id), percent, board, reason)
-        for pair_id, board, percent, reason in item.penalties
-        if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
-    ]
+    penalties = []
+    if item.penalties:
+        seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
+        playing = {key for _board, key in seated}
+        penalties = [
+            Penalty(str(pair_id), percent, board, reason)
+            for pair_id, board, percent, reason in item.penalties
+            if (str(pair_id) in playing if board is None else (board, str(pair_id)) in seated)
+        ]
     ordered = {board: boards[board] for board in sorted(boards)}
+    given = penalties if settings.method == Method.MATCHPOINTS else ()
     try:
         score = score_session(
             ordered,
             method=settings.method,
             scale=settings.scale,
             rounding=settings.rounding,
-            penalties=penalties if settings.method == Method.MATCHPOINTS else (),
+            penalties=given,
             tie_break=settings.tie_break,
         )
     except ValueError as error:
         raise ScoringError(f"{item.session}: {error}")
-    return score, {board: sources[board] for board in ordered}, absent
+    sources = {board: sources[board] for board in ordered}
+    # Results left out for a withdrawal are not in the sources: such a session is always rewritten whole.
+    digests = {} if left_out else _board_digests(_scoring_options(settings), given, sources)
+    return score, sources, absent, digests
+
+
+def _stored_digests(session_ids: list[int]) -> dict[int, dict[int, str]]:
+    stored: dict[int, dict[int, str]] = defaultdict(dict)
+    for session_id, board, digest in ScoredBoard.objects.filter(session_id__in=session_ids).values_list(
+        "session_id", "board", "digest"
+    ):
+        stored[session_id][board] = digest
+    return stored
 
 
 def _tell_rankings(event_id: int, reason: str) -> None:

@@ -1,6 +1,7 @@
 """The rows a recompute writes: BoardScore, SessionStanding and EventStanding (with the masterpoint rights of
 each pair's players), as tuples for bulk.insert_rows."""
 
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Sequence
@@ -10,7 +11,6 @@ from typing import NamedTuple
 from bridge.engine.scoring.matchpoints import percentage
 from bridge.engine.scoring.session import Method, PairTotal, SessionScore, _rank
 from bridge.engine.scoring.tiebreak import Played, played_results, tie_break
-from federation.models import Person
 
 from ...models import (
     Pair,
@@ -41,6 +41,27 @@ def _board_scores(item: _Session, score: SessionScore, sources: dict, only=None)
                 + (r.mp_ns, r.mp_ew, r.pct_ns, r.pct_ew, r.imp_ns, r.imp_ew, r.penalty_ns, r.penalty_ew)
             )
     return out
+
+
+def _scoring_options(settings) -> tuple:
+    """The event's settings that change what a board's results earn (the tie-break changes only places)."""
+    return (settings.method, settings.scale, settings.rounding)
+
+
+def _board_digests(options: tuple, penalties: Sequence, sources: dict[int, list[tuple]]) -> dict[int, str]:
+    """Board -> a digest of all the engine is given for it: its rows (each becomes a BoardScore row with what
+    it earned, across the field), the session's penalties and the scoring options. Boards are scored apart
+    from each other, so an equal digest means equal BoardScore rows (bar the stamp)."""
+    common = repr((options, tuple(penalties))).encode()
+    out = {}
+    for board, rows in sources.items():
+        digest = hashlib.blake2b(common, digest_size=16)
+        digest.update(repr(rows).encode())
+        out[board] = digest.hexdigest()
+    return out
+
+
+SCORED_BOARD_FIELDS = ("session", "board", "digest")
 
 
 class _Standing(NamedTuple):
@@ -109,26 +130,30 @@ class _People(NamedTuple):
 
 
 def _people(event_id: int) -> _People:
-    pairs = {
-        pk: tuple(pid for pid in players if pid)
-        for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
-            "pk", "player1_id", "player2_id"
-        )
-    }
-    substitutions = list(
-        Substitution.objects.filter(pair__event_id=event_id).values_list(
-            "session_id", "pair_id", "original_id", "substitute_id", "boards"
-        )
-    )
-    people = {person for players in pairs.values() for person in players}
-    people.update(substitute for _s, _p, _o, substitute, _b in substitutions)
-    # Person.__str__: family name first (Hungarian order)
-    names = {
-        pk: f"{last} {first}"
-        for pk, last, first in Person.objects.filter(pk__in=people).values_list(
-            "pk", "last_name", "first_name"
-        )
-    }
+    # The names come in the same rows (joins), not by a second query over a list of thousands of ids.
+    pairs, names = {}, {}
+    for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
+        "pk",
+        "player1_id",
+        "player1__last_name",
+        "player1__first_name",
+        "player2_id",
+        "player2__last_name",
+        "player2__first_name",
+    ):
+        ids = []
+        for person, last, first in (players[:3], players[3:]):
+            if person:
+                ids.append(person)
+                names[person] = f"{last} {first}"  # Person.__str__: family name first (Hungarian order)
+        pairs[pk] = tuple(ids)
+    substitutions = []
+    for *substitution, last, first in Substitution.objects.filter(pair__event_id=event_id).values_list(
+        "session_id", "pair_id", "original_id", "substitute_id", "boards", "substitute__last_name",
+        "substitute__first_name",
+    ):  # fmt: skip
+        substitutions.append(tuple(substitution))
+        names[substitution[3]] = f"{last} {first}"
     return _People(pairs, substitutions, names)
 
 
