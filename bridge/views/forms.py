@@ -104,6 +104,22 @@ class AdjustForm(forms.Form):
         return data
 
 
+class PsychForm(forms.Form):
+    board = forms.IntegerField(min_value=1, label=_("board"))
+    pair = forms.ModelChoiceField(queryset=None, label=_("pair"))
+    call = forms.CharField(
+        max_length=40, label=_("psychic call"), help_text=_("e.g. 1♥ opened with a singleton")
+    )
+    note = forms.CharField(max_length=500, required=False, label=_("note"))
+
+    def __init__(self, *args, session, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pair"].queryset = SessionPair.objects.filter(section__session=session).select_related(
+            "section", "pair"
+        )
+        self.fields["pair"].label_from_instance = lambda s: f"{s.code} {s.pair.display_name}"
+
+
 class SubstitutionForm(forms.Form):
     pair = forms.ModelChoiceField(queryset=None, label=_("pair"))
     replaced = forms.ChoiceField(
