@@ -155,6 +155,7 @@ def _build_world():
         "bridge_event": pair_event.pk,
         "bridge_setup": pair_event.pk,
         "bridge_corrections": pair_event.pk,
+        "bridge_event_psychs": pair_event.pk,
         "bridge_correction_decide": correction.pk,
         # teams
         "teams_publish": team_round.pk,
@@ -208,9 +209,11 @@ def _build_world():
         "bridge_start_session",
         "bridge_session_statistics",
         "bridge_correction_request",
+        "bridge_psychs",
     ):
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
+    kwargs["bridge_fouled_board"] = {"pk": session.pk, "board": 1}
     kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
     kwargs["bridge_score_card"] = {"pk": session.pk, "pair": 1}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).

@@ -101,6 +101,10 @@ PAGES = {
     "bridge_export_usebio": {"GET": PUBLIC},
     "bridge_frequencies": {"GET": PUBLIC},
     "bridge_guide_cards": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    # VSz 27, 17 (issue #22): the event's director and its federation's staff only
+    "bridge_fouled_board": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_psychs": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_event_psychs": {"GET": RUNS_BRIDGE_EVENT},
     "bridge_hand_records": {"GET": PUBLIC},
     "bridge_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "bridge_roster": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
