@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import BoardScore, ResultPenalty, SessionStanding
-from bridge.services import fouled, setup, uploads, versions
+from bridge.services import decisions, fouled, setup, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Club, Role
@@ -243,3 +243,22 @@ def test_who_may_mark_a_fouled_board(event, session, director, make_user, mbsz, 
     for who, user in allowed.items():
         client.force_login(user)
         assert client.get(url).status_code == 200, who
+
+
+@pytest.mark.django_db
+def test_an_upload_that_changes_the_boards_tables_asks_the_director(event, session, rows, director):
+    played = board_one(session)
+    groups = {(r["ns_id"], r["ew_id"]): 1 if r["score"] > 0 else 2 for r in played}
+    marking = fouled.mark(session, 1, groups, reason="eltokolás", user=director)
+    # The new file lacks one table's result on board 1: the board no longer has the tables of the groups.
+    moved = [r for r in rows if not (r["board"] == 1 and r["score"] == -100)]
+    before = versions.latest_version(session).number
+    with pytest.raises(decisions.DecisionsPending) as pending:
+        uploads.upload(
+            session, uploads.parse_csv(sample.csv_text(session, moved)), source=VersionedUpload.Source.CSV,
+            user=director,
+        )  # fmt: skip
+    [affected] = pending.value.affected
+    assert affected.decision == marking and affected.conflicts[0].grouping
+    assert decisions.describe(session, pending.value.affected)[0]["kind"] == "fouled_board"
+    assert versions.latest_version(session).number == before
