@@ -47,6 +47,29 @@ def of_event(event) -> list[PsychRecord]:
     )
 
 
+def repeated_players(federation) -> list[dict]:
+    """The players with at least REPEATED psychs in the federation's events (as a member of any pair), most
+    first: what the staff sees across events, where each event's director sees only his own."""
+    records = list(
+        PsychRecord.objects.filter(session__event__federation=federation)
+        .select_related("pair__player1", "pair__player2", "session__event", "session__announced")
+        .order_by("session__event__start_date", "session__number", "board", "pk")
+    )
+    by_person: dict[int, list[PsychRecord]] = {}
+    people = {}
+    for record in records:
+        who = [record.player] if record.player_id else [record.pair.player1, record.pair.player2]
+        for person in who:
+            people[person.pk] = person
+            by_person.setdefault(person.pk, []).append(record)
+    out = [
+        {"person": people[pk], "count": len(items), "records": items}
+        for pk, items in by_person.items()
+        if len(items) >= REPEATED
+    ]
+    return sorted(out, key=lambda item: (-item["count"], str(item["person"])))
+
+
 def repeated(event) -> list[dict]:
     """The pairs of the event with at least REPEATED psychs, most first, each with its records."""
     counts = (

@@ -5,6 +5,9 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from federation.access import object_or_deny
+from federation.models import Federation
+
 from ..services import adjustments, fouled, psychs
 from ..services.exports import pair_labels
 from .common import MANAGE, event_or_deny, session_context, session_or_deny
@@ -103,11 +106,26 @@ def psych_register(request, pk):
     )
 
 
+def federation_psychs(request, pk):
+    """The staff's view across the federation's events: players with repeated psychs (VSz 17 c)."""
+    federation = object_or_deny(request, Federation, "bridge.view_psych_register", pk=pk)
+    return render(
+        request,
+        "bridge/federation_psychs.html",
+        {"federation": federation, "players": psychs.repeated_players(federation)},
+    )
+
+
 def event_psychs(request, pk):
     """The event's whole register, pairs with repeated psychs first: for the director and the staff."""
     event = event_or_deny(request, pk, MANAGE)
     return render(
         request,
         "bridge/event_psychs.html",
-        {"event": event, "repeated": psychs.repeated(event), "records": psychs.of_event(event)},
+        {
+            "event": event,
+            "repeated": psychs.repeated(event),
+            "records": psychs.of_event(event),
+            "staff": request.user.has_perm("bridge.view_psych_register", event.federation),
+        },
     )

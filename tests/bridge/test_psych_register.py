@@ -137,3 +137,43 @@ def test_who_reaches_the_register(event, session, director, make_user, mbsz, cli
     for user in (director, staff):
         client.force_login(user)
         assert all(client.get(url).status_code == 200 for url in urls)
+
+
+@pytest.mark.django_db
+def test_the_staff_sees_a_players_psychs_across_events(event, session, director, make_user, mbsz, client):
+    seat = SessionPair.objects.filter(section__session=session).first()
+    person = seat.pair.player1
+    psychs.record(session, 1, seat, "1♣ blöff", user=director)
+    assert psychs.repeated_players(mbsz) == []
+    # The same player in another event of the federation, with another partner.
+    other_event = sample.event_with_pairs(mbsz, pairs=4, title="Második", start=START)
+    other = setup.create_session(
+        other_event, movement="mitchell", pairs=setup.pairs_from_entries(other_event),
+        announced=other_event.sessions.first(),
+    )  # fmt: skip
+    rows = sample.play(other, random.Random(1))
+    other_director = make_user("td2@example.hu", kind=Role.DIRECTOR, event=other_event)
+    uploads.upload(
+        other, uploads.parse_csv(sample.csv_text(other, rows)), source=VersionedUpload.Source.CSV,
+        user=other_director,
+    )  # fmt: skip
+    other_seat = SessionPair.objects.filter(section__session=other).first()
+    PsychRecord.objects.create(
+        session=other,
+        board=2,
+        pair=other_seat.pair,
+        player=person,
+        call="2♦ blöff",
+        recorded_by=other_director,
+    )
+    [item] = psychs.repeated_players(mbsz)
+    assert item["person"] == person and item["count"] == 2
+    url = reverse("bridge_federation_psychs", args=[mbsz.pk])
+    staff = make_user("staff@example.hu", kind=Role.FEDERATION_STAFF, federation=mbsz)
+    client.force_login(staff)
+    html = client.get(url).content.decode()
+    assert "1♣ blöff" in html and "2♦ blöff" in html and str(person) in html
+    assert url in client.get(reverse("bridge_event_psychs", args=[event.pk])).content.decode()
+    for user in (director, other_director):  # each director sees his own event only
+        client.force_login(user)
+        assert client.get(url).status_code == 403

@@ -238,6 +238,7 @@ def _build_world():
     kwargs["calendar_month"] = {"year": year, "month": 11}
     kwargs["calendar_ics_federation"] = {"code": "mbsz"}
     kwargs["bridge_program_check"] = {"pk": mbsz.pk}
+    kwargs["bridge_federation_psychs"] = {"pk": mbsz.pk}
     kwargs["club_fee_summary"] = {"code": "mbsz"}
     kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}
     for name in ("rankings_masterpoints", "rankings_masterpoints_csv", "rankings_scheme"):

@@ -105,6 +105,7 @@ PAGES = {
     "bridge_fouled_board": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_psychs": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_event_psychs": {"GET": RUNS_BRIDGE_EVENT},
+    "bridge_federation_psychs": {"GET": MBSZ_STAFF},  # across the federation's events: its staff
     "bridge_hand_records": {"GET": PUBLIC},
     "bridge_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "bridge_roster": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
