@@ -56,3 +56,5 @@ rules.add_perm("bridge.view_settings", is_public_event | runs_entries | runs_res
 rules.add_perm("bridge.change_tie_break", directs_or_organises)
 # The VSz 26 program test (a federation): its staff only.
 rules.add_perm("bridge.check_program", is_federation_staff)
+# The federation's psych register (VSz 17): players with psychs in more than one record, across its events.
+rules.add_perm("bridge.view_psych_register", is_federation_staff)

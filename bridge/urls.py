@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import dealing, decisions, director, pdf, players, program_check, public
+from .views import dealing, decisions, director, pdf, players, program_check, public, rulings
 
 urlpatterns = [
     path("", public.results_index, name="bridge_results"),
@@ -29,6 +29,10 @@ urlpatterns = [
     ),
     path("sessions/<int:pk>/publish/", director.publish, name="bridge_publish"),
     path("sessions/<int:pk>/adjust/", director.adjust, name="bridge_adjust"),
+    path("sessions/<int:pk>/fouled/<int:board>/", rulings.fouled_board, name="bridge_fouled_board"),
+    path("sessions/<int:pk>/psychs/", rulings.psych_register, name="bridge_psychs"),
+    path("events/<int:pk>/psychs/", rulings.event_psychs, name="bridge_event_psychs"),
+    path("federations/<int:pk>/psychs/", rulings.federation_psychs, name="bridge_federation_psychs"),
     path("sessions/<int:pk>/movement/", director.guide_cards, name="bridge_guide_cards"),
     path("sessions/<int:pk>/roster/", director.roster_page, name="bridge_roster"),
     path("sessions/<int:pk>/dealing/", dealing.dealing_page, name="bridge_dealing"),

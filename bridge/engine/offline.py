@@ -20,6 +20,7 @@ _SCORING_WORDS = {
     "cross1": Method.CROSS_IMPS,
     "cross2": Method.CROSS_IMPS,
     "butler": Method.BUTLER,
+    "totalpoints": Method.TOTAL_POINTS,
 }
 
 

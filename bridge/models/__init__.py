@@ -3,6 +3,7 @@ correction requests, substitutes and withdrawals, sealed computer-dealt sets."""
 
 from .dealing import DealSet, SessionStart
 from .programs import AcceptedProgram
+from .psychs import PsychRecord
 from .requests import CorrectionRequest
 from .roster import Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
@@ -21,6 +22,7 @@ __all__ = [
     "Pair",
     "PairEvent",
     "PairSession",
+    "PsychRecord",
     "ResultPenalty",
     "ResultVersion",
     "Section",

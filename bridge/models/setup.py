@@ -18,6 +18,7 @@ class PairEvent(models.Model):
         MATCHPOINTS = "mp", _("matchpoints")
         CROSS_IMPS = "cross-imps", _("cross-IMPs")
         BUTLER = "butler", _("Butler (IMPs against a datum)")
+        TOTAL_POINTS = "total", _("total points (Law 78C)")
 
     class Rounding(models.TextChoices):
         COMPUTER = "computer", _("by computer (hundredths)")

@@ -60,6 +60,7 @@ class BoardScore(models.Model):
     tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
     score = models.IntegerField(_("N-S score"), null=True, blank=True)
     artificial = models.CharField(_("artificial score"), max_length=5, blank=True)
+    deal_group = models.PositiveSmallIntegerField(_("deal group"), null=True, blank=True)  # VSz 27
     mp_ns = models.DecimalField(_("N-S matchpoints"), **MP)
     mp_ew = models.DecimalField(_("E-W matchpoints"), **MP)
     pct_ns = models.DecimalField(_("N-S %"), **PCT)

@@ -65,6 +65,9 @@ class BoardResult(AppendOnly):
     artificial = models.CharField(
         _("artificial score"), max_length=5, blank=True, help_text="A+, A, A-, A+/A-"
     )
+    # VSz 27: on a fouled board, the version of the deal this table played (results of one group are
+    # scored among themselves); empty when the board was not fouled.
+    deal_group = models.PositiveSmallIntegerField(_("deal group"), null=True, blank=True)
 
     class Meta:
         ordering = ["version", "board", "table", "pk"]
@@ -84,6 +87,9 @@ class ResultPenalty(AppendOnly):
     board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True)
     percent = models.DecimalField(_("percent of the top"), max_digits=5, decimal_places=2)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
+    # The offence of the catalogue (bridge.engine.scoring.adjusted.PENALTY_CATALOGUE); empty: given before
+    # the catalogue, or "other" with a free percentage.
+    code = models.CharField(_("offence"), max_length=32, blank=True)
 
     class Meta:
         ordering = ["version", "pk"]

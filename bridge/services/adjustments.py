@@ -9,8 +9,17 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
-from bridge.engine.scoring.adjusted import ArtificialScore, Penalty
+from bridge.engine.scoring.adjusted import (
+    FOULING_DUPLICATION,
+    FOULING_UNNOTICED,
+    PENALTY_CATALOGUE,
+    ArtificialScore,
+    Penalty,
+    PenaltyOutOfRange,
+    check_penalty,
+)
 from bridge.engine.scoring.contract import board_vulnerability, is_possible_score, vulnerable_sides
 from results.models import VersionedUpload
 
@@ -20,6 +29,55 @@ from . import versions
 
 class RulingError(ValueError):
     pass
+
+
+# What each offence of the catalogue is called on the pages (bridge.engine.scoring.adjusted.PENALTY_CATALOGUE).
+OFFENCES = {
+    "leaving_table": _lazy("leaving the table without reason before the change"),
+    "wrong_or_missing_score": _lazy("a wrong score entered, or none"),
+    "wrong_board": _lazy("playing the wrong board"),
+    "board_without_13_cards": _lazy("passing on a board without 13 cards in a pocket"),
+    "taking_other_cards": _lazy("taking another player's cards from the board"),
+    "early_card_exchange": _lazy("exchanging cards too early"),
+    "incomplete_convention_card": _lazy("incomplete convention card"),
+    "missing_convention_card": _lazy("no convention card"),
+    FOULING_DUPLICATION: _lazy("wrong duplication of a board"),
+    FOULING_UNNOTICED: _lazy("a fouled board not noticed"),
+    "other": _lazy("other breach of the laws, the VSz or the director's instructions"),
+}
+# Given on the fouled-board page, from the pair's record: never chosen by hand.
+AUTOMATIC = (FOULING_DUPLICATION, FOULING_UNNOTICED)
+
+
+def offence_text(code: str) -> str:
+    """'VSz 32 c: playing the wrong board (up to 25%)' for a choice list."""
+    offence = PENALTY_CATALOGUE[code]
+    if offence.fixed:
+        size = _("%(high)s%%") % {"high": offence.high}
+    elif offence.low:
+        size = _("%(low)s-%(high)s%%") % {"low": offence.low, "high": offence.high}
+    else:
+        size = _("up to %(high)s%%") % {"high": offence.high}
+    return f"{offence.clause}: {OFFENCES[code]} ({size})"
+
+
+def _check_offence(code: str, percent: Decimal) -> None:
+    if code not in PENALTY_CATALOGUE:
+        raise RulingError(_("%(code)s is not an offence of the catalogue (VSz 27, 32)") % {"code": code})
+    try:
+        check_penalty(code, percent)
+    except PenaltyOutOfRange as error:
+        offence = error.offence
+        raise RulingError(
+            _("%(clause)s: the penalty for %(offence)s is %(low)s-%(high)s%% of the top, not %(percent)s%%")
+            % {
+                "clause": offence.clause,
+                "offence": OFFENCES[code],
+                "low": offence.low,
+                "high": offence.high,
+                "percent": percent,
+            }
+        )
 
 
 def _pair(session: PairSession, pair) -> SessionPair:
@@ -38,18 +96,29 @@ def _pair(session: PairSession, pair) -> SessionPair:
 
 
 def _penalty(session: PairSession, item) -> dict:
+    """A penalty as `Penalty`, or a tuple (pair, percent[, board[, offence code]]); with a code, the
+    percentage must be within the catalogue's range for it (VSz 27, 32), without one it is free (0-100)."""
     if isinstance(item, Penalty):
-        pair, percent, board, reason = item.pair, item.percent, item.board, item.reason
+        pair, percent, board, reason, code = item.pair, item.percent, item.board, item.reason, ""
     else:
-        pair, percent, board = (tuple(item) + (None,))[:3]
-        reason = ""
+        pair, percent, board, code = (tuple(item) + (None, None))[:4]
+        reason, code = "", code or ""
     try:
         percent = Decimal(str(percent))
     except InvalidOperation:
         raise RulingError(_("%(value)s is not a percentage") % {"value": percent})
     if not Decimal(0) < percent <= Decimal(100):
         raise RulingError(_("a penalty is more than 0 and at most 100 percent of the top"))
-    return {"pair_id": _pair(session, pair).pk, "board": board, "percent": percent, "reason": reason}
+    if code:
+        _check_offence(code, percent)
+        reason = reason or f"{PENALTY_CATALOGUE[code].clause}: {OFFENCES[code]}"
+    return {
+        "pair_id": _pair(session, pair).pk,
+        "board": board,
+        "percent": percent,
+        "reason": reason,
+        "code": code,
+    }
 
 
 def apply_ruling(

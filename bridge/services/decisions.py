@@ -39,6 +39,7 @@ KINDS = {
     "assigned_score": gettext_lazy("adjusted score"),
     "penalty": gettext_lazy("penalty"),
     "withdrawal": gettext_lazy("withdrawal"),
+    "fouled_board": gettext_lazy("fouled board (VSz 27)"),
     "adjustment": gettext_lazy("director's decision"),
 }
 
@@ -94,10 +95,12 @@ class Delta:
     rows: list[dict]  # the complete rows the decision set
     removed: list[tuple]  # keys of rows it removed
     penalties: list[dict]  # penalties it added
+    # VSz 27: the deal group it gave a row whose result it left as it was (a fouled board marked)
+    groups: dict[tuple, int | None] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
-        return not (self.rows or self.removed or self.penalties)
+        return not (self.rows or self.removed or self.penalties or self.groups)
 
 
 def delta_of(decision: ResultVersion) -> Delta:
@@ -106,7 +109,14 @@ def delta_of(decision: ResultVersion) -> Delta:
     rows = [r for k, r in after.items() if k not in before or _values(before[k]) != _values(r)]
     removed = [k for k in before if k not in after]
     penalties = _without(versions.penalties_of(decision), versions.penalties_of(decision.base))
-    return Delta(rows, removed, penalties)
+    groups = {
+        k: r.get("deal_group")
+        for k, r in after.items()
+        if k in before
+        and _values(before[k]) == _values(r)
+        and before[k].get("deal_group") != r.get("deal_group")
+    }
+    return Delta(rows, removed, penalties, groups)
 
 
 def in_force(version: ResultVersion | None) -> list[ResultVersion]:
@@ -132,6 +142,8 @@ def kind_of(decision: ResultVersion, delta: Delta) -> str:
         return "correction"
     if decision.source == Source.APPEAL:
         return "appeal"
+    if delta.groups and not delta.rows:
+        return "fouled_board"
     if delta.empty:
         return "withdrawal"
     if any(r["artificial"] for r in delta.rows):
@@ -161,6 +173,7 @@ class Conflict:
     upload: dict | None  # the upload's row
     decision: dict  # the decision's row, or its penalty ({"pair_id", "percent", ...})
     penalty: bool = False
+    grouping: bool = False  # the board's tables are no longer those the deal groups were given to
 
 
 @dataclass
@@ -203,6 +216,14 @@ def _conflicts(delta: Delta, fresh: list[dict], current: dict[tuple[int, int], l
             out.append(
                 Conflict(penalty["board"], penalty["pair_id"], None, by_pair[where][0], penalty, penalty=True)
             )
+    # Deal groups (VSz 27) follow the tables: carried while the board has the same tables, asked otherwise.
+    grouped: dict[int, set[tuple]] = {}
+    for key in delta.groups:
+        grouped.setdefault(key[0], set()).add(key)
+    for board, keys in sorted(grouped.items()):
+        on_board = [r for r in fresh if r["board"] == board]
+        if on_board and {_key(r) for r in on_board} != keys:
+            out.append(Conflict(board, None, None, on_board[0], {"board": board}, grouping=True))
     return out
 
 
@@ -216,6 +237,8 @@ def _apply(rows: list[dict], delta: Delta) -> list[dict]:
         rows = [r for r in rows if not any(r is d for d in dropped)]
         rows.append({**new, "table": table})
     removed = set(delta.removed)
+    if delta.groups:
+        rows = [{**r, "deal_group": delta.groups[_key(r)]} if _key(r) in delta.groups else r for r in rows]
     return [r for r in rows if _key(r) not in removed]
 
 
@@ -374,6 +397,9 @@ def restore(
 def _result_text(row: dict | None) -> str:
     if row is None:
         return "—"
+    if row.get("deal_group") is not None:
+        plain = _result_text({**row, "deal_group": None})
+        return _("%(result)s, deal %(group)s") % {"result": plain, "group": row["deal_group"]}
     if row.get("artificial"):
         return row["artificial"]
     parts = [row.get("contract") or "", row.get("declarer") or ""]
@@ -416,6 +442,19 @@ def describe(session: PairSession, affected: list[Affected]) -> list[dict]:
         kind = kind_of(d, item.delta)
         conflicts = []
         for c in item.conflicts:
+            if c.grouping:
+                conflicts.append(
+                    {
+                        "board": c.board,
+                        "ns": None,
+                        "ew": None,
+                        "upload": _value(c.upload),
+                        "decision": {"deal_groups": True},
+                        "upload_text": _("the board's tables changed"),
+                        "decision_text": _("deal groups of a fouled board"),
+                    }
+                )
+                continue
             if c.penalty:
                 text = f"−{c.decision['percent']}%"
                 conflicts.append(
@@ -464,7 +503,9 @@ def summary(version: ResultVersion | None) -> list[dict]:
         delta = delta_of(decision)
         kind = kind_of(decision, delta)
         boards = sorted(
-            {r["board"] for r in delta.rows} | {p["board"] for p in delta.penalties if p["board"]}
+            {r["board"] for r in delta.rows}
+            | {p["board"] for p in delta.penalties if p["board"]}
+            | {key[0] for key in delta.groups}
         )
         out.append({"decision": decision, "kind": kind, "label": label_of(decision, kind), "boards": boards})
     return out
@@ -510,7 +551,7 @@ def diff(before: ResultVersion | None, after: ResultVersion) -> Diff:
         changed=[
             (shown(old[k]), shown(r))
             for k, r in sorted(new.items())
-            if k in old and _values(old[k]) != _values(r)
+            if k in old and (_values(old[k]) != _values(r) or old[k].get("deal_group") != r.get("deal_group"))
         ],
         penalties_added=[shown_penalty(p) for p in _without(new_penalties, old_penalties)],
         penalties_removed=[shown_penalty(p) for p in _without(old_penalties, new_penalties)],

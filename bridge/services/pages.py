@@ -107,13 +107,18 @@ def score_card(session: PairSession, seat: SessionPair) -> list[CardLine]:
                 row.ew if ns_side else row.ns,
                 row,
                 None if row.score is None else (row.score if ns_side else -row.score),
-                row.mp_ns if ns_side else row.mp_ew,
+                _points(row.mp_ns, row.imp_ns) if ns_side else _points(row.mp_ew, row.imp_ew),
                 row.pct_ns if ns_side else row.pct_ew,
                 row.penalty_ns if ns_side else row.penalty_ew,
                 award,
             )
         )
     return out
+
+
+def _points(mp, imp):
+    """Matchpoints, or for IMP and total-points scoring (Law 78B-C) what the row earned in those."""
+    return mp if mp is not None else imp
 
 
 def labels(session: PairSession) -> dict[int, str]:

@@ -5,7 +5,6 @@ one event are numbered one at a time across every web and worker process (never 
 """
 
 import hashlib
-from operator import itemgetter
 
 from django.db import transaction
 
@@ -26,8 +25,11 @@ ROW_FIELDS = (
     "tricks",
     "score",
     "artificial",
+    "deal_group",
 )
 PENALTY_FIELDS = ("pair_id", "board", "percent", "reason")
+# What a version copies of a penalty: also its catalogue offence (the recompute reads PENALTY_FIELDS).
+PENALTY_STORED_FIELDS = PENALTY_FIELDS + ("code",)
 _TEXT_FIELDS = ("contract", "declarer", "lead", "artificial")
 
 
@@ -54,7 +56,7 @@ def rows_of(version: ResultVersion | None) -> list[dict]:
 def penalties_of(version: ResultVersion | None) -> list[dict]:
     if version is None:
         return []
-    return list(ResultPenalty.objects.filter(version=version).order_by("pk").values(*PENALTY_FIELDS))
+    return list(ResultPenalty.objects.filter(version=version).order_by("pk").values(*PENALTY_STORED_FIELDS))
 
 
 def lock_event(event_id: int) -> None:
@@ -112,7 +114,8 @@ def write_version(
     ResultPenalty.objects.bulk_create(
         [
             ResultPenalty(
-                version=version, **{f: p.get(f) or ("" if f == "reason" else None) for f in PENALTY_FIELDS}
+                version=version,
+                **{f: p.get(f) or ("" if f in ("reason", "code") else None) for f in PENALTY_STORED_FIELDS},
             )
             for p in penalties
         ]
@@ -139,7 +142,9 @@ def queue_recompute(event_id: int, session_id: int | None = None, boards: set[in
 def changed_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
     """The boards whose rows (dicts of ROW_FIELDS) differ between the version before and the new one, in
     the order written; a board told changed that is not costs a rescore of it, never a wrong standing."""
-    fields = itemgetter(*ROW_FIELDS)
+
+    def fields(row):  # an upload's rows may lack the deal group (VSz 27): missing is none
+        return tuple(row.get(f) for f in ROW_FIELDS)
 
     def by_board(items):
         out: dict[int, list] = {}

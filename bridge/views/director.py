@@ -196,7 +196,9 @@ def adjust(request, pk):
         penalties = []
         if data["penalty_pair"]:
             on_board = data["board"] if data["penalty_on_board"] else None
-            penalties.append((data["penalty_pair"], data["penalty_percent"], on_board))
+            penalties.append(
+                (data["penalty_pair"], data["penalty_percent"], on_board, data["penalty_offence"])
+            )
         try:
             version = adjustments.apply_ruling(
                 session,

@@ -3,7 +3,10 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from bridge.engine.scoring.adjusted import LATENESS_AWARDS, PENALTY_CATALOGUE
+
 from ..models import Pair, PairEvent, Section, SessionPair
+from ..services import adjustments
 
 AWARDS = [
     ("", "—"),
@@ -73,13 +76,37 @@ class TravellerNoteForm(forms.Form):
     note = forms.CharField(max_length=500, required=False, label=_("note"))
 
 
+LATENESS = [
+    ("", "—"),
+    ("NS", _("N-S came late (A- to them, A+ to E-W)")),
+    ("EW", _("E-W came late (A- to them, A+ to N-S)")),
+    ("NS+", _("N-S came late through vis major (A to them, A+ to E-W)")),
+    ("EW+", _("E-W came late through vis major (A to them, A+ to N-S)")),
+]
+
+
+def offence_choices():
+    """The VSz 32 catalogue with each offence's range; "other" is the free percentage (VSz 32 h)."""
+    return [("", "—")] + [
+        (code, adjustments.offence_text(code))
+        for code in PENALTY_CATALOGUE
+        if code not in adjustments.AUTOMATIC
+    ]
+
+
 class AdjustForm(forms.Form):
     board = forms.IntegerField(min_value=1, required=False, label=_("board"))
     ns = forms.ModelChoiceField(queryset=None, required=False, label=_("N-S pair"))
     ew = forms.ModelChoiceField(queryset=None, required=False, label=_("E-W pair"))
     award = forms.ChoiceField(choices=AWARDS, required=False, label=_("artificial score (N-S / E-W)"))
+    lateness = forms.ChoiceField(
+        choices=LATENESS,
+        required=False,
+        label=_("or lateness (VSz 30): a board the late pair could not play"),
+    )
     score = forms.IntegerField(required=False, label=_("or assigned N-S score"))
     penalty_pair = forms.ModelChoiceField(queryset=None, required=False, label=_("penalty: pair"))
+    penalty_offence = forms.ChoiceField(choices=(), required=False, label=_("penalty: offence (VSz 32)"))
     penalty_percent = forms.DecimalField(
         min_value=0, max_value=100, decimal_places=2, required=False, label=_("penalty: percent of the top")
     )
@@ -94,14 +121,42 @@ class AdjustForm(forms.Form):
         for name in ("ns", "ew", "penalty_pair"):
             self.fields[name].queryset = seats
             self.fields[name].label_from_instance = lambda s: f"{s.code} {s.pair.display_name}"
+        self.fields["penalty_offence"].choices = offence_choices()
 
     def clean(self):
         data = super().clean()
+        late = data.get("lateness")
+        if late:
+            if data.get("award") or data.get("score") is not None:
+                raise forms.ValidationError(
+                    _("Give lateness, an artificial score or an assigned score: one.")
+                )
+            data["award"] = LATENESS_AWARDS[(late.rstrip("+"), late.endswith("+"))]
         if data.get("award") and data.get("score") is not None:
             raise forms.ValidationError(_("Give an artificial score or an assigned score, not both."))
         if bool(data.get("penalty_pair")) != (data.get("penalty_percent") is not None):
             raise forms.ValidationError(_("A penalty needs both the pair and the percentage."))
+        if data.get("penalty_pair") and not data.get("penalty_offence"):
+            raise forms.ValidationError(
+                _('Choose the offence from the catalogue (VSz 32), or "other" for a free percentage.')
+            )
         return data
+
+
+class PsychForm(forms.Form):
+    board = forms.IntegerField(min_value=1, label=_("board"))
+    pair = forms.ModelChoiceField(queryset=None, label=_("pair"))
+    call = forms.CharField(
+        max_length=40, label=_("psychic call"), help_text=_("e.g. 1♥ opened with a singleton")
+    )
+    note = forms.CharField(max_length=500, required=False, label=_("note"))
+
+    def __init__(self, *args, session, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pair"].queryset = SessionPair.objects.filter(section__session=session).select_related(
+            "section", "pair"
+        )
+        self.fields["pair"].label_from_instance = lambda s: f"{s.code} {s.pair.display_name}"
 
 
 class SubstitutionForm(forms.Form):

@@ -182,6 +182,7 @@ def _build_world():
         "bridge_event_pdf": pair_event.pk,
         "bridge_setup": pair_event.pk,
         "bridge_corrections": pair_event.pk,
+        "bridge_event_psychs": pair_event.pk,
         "bridge_correction_decide": correction.pk,
         # teams
         "teams_publish": team_round.pk,
@@ -255,9 +256,11 @@ def _build_world():
         "bridge_start_session",
         "bridge_session_statistics",
         "bridge_correction_request",
+        "bridge_psychs",
     ):
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
+    kwargs["bridge_fouled_board"] = {"pk": session.pk, "board": 1}
     kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
     kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": 1}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
@@ -285,6 +288,7 @@ def _build_world():
     kwargs["calendar_month"] = {"year": year, "month": 11}
     kwargs["calendar_ics_federation"] = {"code": "mbsz"}
     kwargs["bridge_program_check"] = {"pk": mbsz.pk}
+    kwargs["bridge_federation_psychs"] = {"pk": mbsz.pk}
     kwargs["club_fee_summary"] = {"code": "mbsz"}
     kwargs["director_register"] = {"code": "mbsz"}
     kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}

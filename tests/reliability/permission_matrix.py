@@ -131,6 +131,11 @@ PAGES = {
     "bridge_export_usebio": {"GET": PUBLIC},
     "bridge_frequencies": {"GET": PUBLIC},
     "bridge_guide_cards": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    # VSz 27, 17 (issue #22): the event's director and its federation's staff only
+    "bridge_fouled_board": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_psychs": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_event_psychs": {"GET": RUNS_BRIDGE_EVENT},
+    "bridge_federation_psychs": {"GET": MBSZ_STAFF},  # across the federation's events: its staff
     "bridge_hand_records": {"GET": PUBLIC},
     "bridge_hand_records_pdf": {"GET": PUBLIC},
     "bridge_frequencies_pdf": {"GET": PUBLIC},

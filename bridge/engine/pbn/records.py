@@ -11,7 +11,12 @@ from decimal import Decimal
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 from bridge.engine.scoring.session import Method, SessionScore
 
-SCORING_TAGS = {Method.MATCHPOINTS: "MP{scale}", Method.CROSS_IMPS: "IMP;Cross2", Method.BUTLER: "IMP;Butler"}
+SCORING_TAGS = {
+    Method.MATCHPOINTS: "MP{scale}",
+    Method.CROSS_IMPS: "IMP;Cross2",
+    Method.BUTLER: "IMP;Butler",
+    Method.TOTAL_POINTS: "TotalPoints",
+}
 
 
 @dataclass

@@ -99,6 +99,75 @@ PENALTY_RANGES = {
 }
 
 
+@dataclass(frozen=True)
+class Offence:
+    """A catalogue entry: the rule that sets it and the range of the penalty, in percent of the top (a low
+    of 0 means the director may also only warn; low == high is a fixed, automatic penalty)."""
+
+    code: str
+    clause: str
+    low: Decimal
+    high: Decimal
+
+    @property
+    def fixed(self) -> bool:
+        return self.low == self.high
+
+
+OTHER = "other"
+FOULING_DUPLICATION = "fouling_duplication"
+FOULING_UNNOTICED = "fouling_unnoticed"
+_CLAUSES = {
+    "leaving_table": "VSz 32 a",
+    "wrong_or_missing_score": "VSz 32 b",
+    "wrong_board": "VSz 32 c",
+    "board_without_13_cards": "VSz 32 d",
+    "taking_other_cards": "VSz 32 e",
+    "early_card_exchange": "VSz 32 f",
+    "incomplete_convention_card": "VSz 32 g",
+    "missing_convention_card": "VSz 32 g",
+}
+PENALTY_CATALOGUE = {
+    **{code: Offence(code, _CLAUSES[code], low, high) for code, (low, high) in PENALTY_RANGES.items()},
+    # VSz 27: the first wrong duplication 50%, each further one 25%; the size follows from the pair's record.
+    FOULING_DUPLICATION: Offence(
+        FOULING_DUPLICATION, "VSz 27", FURTHER_FOULING_PERCENT, FIRST_FOULING_PERCENT
+    ),
+    FOULING_UNNOTICED: Offence(
+        FOULING_UNNOTICED, "VSz 27", UNNOTICED_FOULING_PERCENT, UNNOTICED_FOULING_PERCENT
+    ),
+    # VSz 32 h: any other breach, up to exclusion (which is not a percentage): the director names the size.
+    OTHER: Offence(OTHER, "VSz 32 h", Decimal(0), Decimal(100)),
+}
+
+
+class PenaltyOutOfRange(ValueError):
+    def __init__(self, offence: Offence, percent: Decimal):
+        self.offence, self.percent = offence, percent
+        super().__init__(f"{offence.clause}: {offence.code} is {offence.low}-{offence.high}%, not {percent}%")
+
+
+def check_penalty(code: str, percent: Decimal) -> Offence:
+    """The catalogue entry of `code`, if `percent` is within its range (KeyError for an unknown code).
+    A percentage of 0 is a warning: no penalty row is written for it, so it is refused here."""
+    offence = PENALTY_CATALOGUE[code]
+    percent = Decimal(percent)
+    if not (offence.low <= percent <= offence.high) or percent <= 0:
+        raise PenaltyOutOfRange(offence, percent)
+    return offence
+
+
+# VSz 30: the boards a late pair could not play are scored as VSz 29 says: average-minus (40%) to the late
+# pair, average-plus to its opponents; average (50%) to the late pair when it was vis major (an accident, a
+# late train). Keyed by (late line, vis major), the award as NS/EW.
+LATENESS_AWARDS = {
+    ("NS", False): "A-/A+",
+    ("EW", False): "A+/A-",
+    ("NS", True): "A/A+",
+    ("EW", True): "A+/A",
+}
+
+
 def fouling_penalty_percent(previous_offences: int) -> Decimal:
     """Penalty for a wrongly duplicated board, given how many the pair has already been penalised for."""
     return FIRST_FOULING_PERCENT if previous_offences == 0 else FURTHER_FOULING_PERCENT

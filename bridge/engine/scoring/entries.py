@@ -22,6 +22,7 @@ class Method(StrEnum):
     MATCHPOINTS = "mp"
     CROSS_IMPS = "cross-imps"
     BUTLER = "butler"
+    TOTAL_POINTS = "total"  # Law 78C: a pair's total is the sum of its scores (kept in the imp fields)
 
 
 @dataclass(frozen=True, slots=True)

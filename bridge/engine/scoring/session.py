@@ -26,6 +26,7 @@ import numpy as np
 
 from bridge.engine.scoring.adjusted import (
     AWARD_IMPS,
+    Award,
     Penalty,
 )
 from bridge.engine.scoring.butler import DatumMethod, butler_imps, cross_imps
@@ -110,14 +111,18 @@ def _imp_board(
     imps_of: dict[int, Decimal] = {}
     for indices in groups.values():
         scores = [entries[i].score for i in indices]
-        if method == Method.BUTLER:
+        if method == Method.TOTAL_POINTS:
+            values = [Decimal(score) for score in scores]
+        elif method == Method.BUTLER:
             values = [Decimal(value) for value in butler_imps(scores, datum_method)]
         else:
             values = cross_imps(scores)
         imps_of.update(zip(indices, values, strict=True))
     rows = []
     for index, entry in enumerate(entries):
-        if entry.artificial is not None:
+        if entry.artificial is not None and method == Method.TOTAL_POINTS:
+            imp_ns, imp_ew = _total_points_award(board, entry)
+        elif entry.artificial is not None:
             imp_ns, imp_ew = (
                 Decimal(AWARD_IMPS[entry.artificial.ns]),
                 Decimal(AWARD_IMPS[entry.artificial.ew]),
@@ -131,6 +136,17 @@ def _imp_board(
             EntryScore(entry.ns, entry.ew, entry.score, entry.artificial, imp_ns=imp_ns, imp_ew=imp_ew)
         )
     return rows
+
+
+def _total_points_award(board: Hashable, entry: Entry) -> tuple[Decimal, Decimal]:
+    """Law 78C has no average-plus or -minus in points: an average is 0 to both lines, and a director who
+    means more assigns a score instead."""
+    if entry.artificial.ns != Award.AVERAGE or entry.artificial.ew != Award.AVERAGE:
+        raise ValueError(
+            f"board {board}: total-points scoring has no points for {entry.artificial}; "
+            "give an average (A) or assign a score"
+        )
+    return ZERO, ZERO
 
 
 def _pair_totals(

@@ -25,7 +25,7 @@ from ...models import (
     Withdrawal,
 )
 from .. import SCOPE, bulk, versions
-from .common import ARTIFICIAL, BOARD, EW, NS, SCORE, ScoringError, _Seat, _Session, _table, _Version
+from .common import ARTIFICIAL, BOARD, EW, GROUP, NS, SCORE, ScoringError, _Seat, _Session, _table, _Version
 from .event import _recompute, _tell_rankings
 from .standings import (
     BOARD_SCORE_FIELDS,
@@ -105,7 +105,7 @@ def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
             award = awards.get(artificial)
             if award is None:
                 award = awards[artificial] = ArtificialScore.parse(artificial)
-        out[row[BOARD]].append(Entry(str(row[NS]), str(row[EW]), row[SCORE], award))
+        out[row[BOARD]].append(Entry(str(row[NS]), str(row[EW]), row[SCORE], award, row[GROUP]))
     return out
 
 

@@ -16,7 +16,7 @@ ABSENT = "absent-"
 ABSENT_AWARD = ArtificialScore(Award.AVERAGE_PLUS, Award.AVERAGE_MINUS)
 
 # A result row is a tuple in versions.ROW_FIELDS order (read with values_list): these are its positions.
-BOARD, TABLE, NS, EW, SCORE, ARTIFICIAL = 0, 1, 2, 3, 8, 9
+BOARD, TABLE, NS, EW, SCORE, ARTIFICIAL, GROUP = 0, 1, 2, 3, 8, 9, 10
 
 
 class ScoringError(Exception):

@@ -42,6 +42,7 @@ from .common import (
     ARTIFICIAL,
     BOARD,
     EW,
+    GROUP,
     NS,
     SCORE,
     ScoringError,
@@ -345,7 +346,7 @@ def _score(
             if award is None:
                 award = awards[artificial] = ArtificialScore.parse(artificial)
         board = row[BOARD]
-        boards[board].append(Entry(str(ns), str(ew), row[SCORE], award))
+        boards[board].append(Entry(str(ns), str(ew), row[SCORE], award, row[GROUP]))
         sources[board].append(row)
     absent = set()
     for board, table, side, opponent in _absent_opponents(item, seats, withdrawn_seats):
@@ -366,6 +367,7 @@ def _score(
                 None,
                 None,
                 str(award),
+                None,
             )
         )
     # A penalty of a pair whose results were left out has nothing left to be taken from.

@@ -21,7 +21,7 @@ from .common import _places, _Session
 
 BOARD_SCORE_FIELDS = (
     "session", "version", "board", "table", "ns", "ew", "contract", "declarer", "lead", "tricks", "score",
-    "artificial", "mp_ns", "mp_ew", "pct_ns", "pct_ew", "imp_ns", "imp_ew", "penalty_ns", "penalty_ew",
+    "artificial", "deal_group", "mp_ns", "mp_ew", "pct_ns", "pct_ew", "imp_ns", "imp_ew", "penalty_ns", "penalty_ew",
 )  # fmt: skip
 
 
