@@ -124,6 +124,16 @@ def _build_world():
     region = Region.objects.order_by("pk").first()
     appeal_session = appeal.session
     my_entry = Entry.objects.filter(members__person=player_person).order_by("-pk").first()
+    from tournaments.models import Payment
+
+    # A payment of the player's entry, for its receipt.
+    receipt_payment = Payment.objects.create(
+        entry=my_entry,
+        amount=2000,
+        method=Payment.Method.CASH,
+        paid_on=my_entry.event.start_date,
+        recorded_by=_user("payment.recorder@example.hu"),
+    )
 
     w.objects.update(
         mbsz=mbsz,
@@ -266,7 +276,9 @@ def _build_world():
     kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}
     kwargs["federation_bank_statement"] = kwargs["settlement"] = {"code": "mbsz"}
     kwargs["settlement_month"] = kwargs["settlement_csv"] = {"code": "mbsz", "year": year, "month": 11}
-    kwargs["club_settlement_month"] = kwargs["club_settlement_csv"] = {
+    kwargs["settlement_pdf"] = kwargs["settlement_csv"]
+    kwargs["payment_receipt"] = {"pk": my_entry.pk, "payment_pk": receipt_payment.pk}
+    kwargs["club_settlement_month"] = kwargs["club_settlement_csv"] = kwargs["club_settlement_pdf"] = {
         "pk": club.pk,
         "year": year,
         "month": 11,
