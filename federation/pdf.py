@@ -93,7 +93,7 @@ _parsed_lock = threading.Lock()
 
 # Tables fpdf2 drops from every embedded subset anyway (see fpdf/output.py): removed once from the cached copy
 # so that the per-document subsetting does not decode them (DejaVu's GSUB / GPOS are most of its time).
-_UNUSED_TABLES = ("FFTM", "GDEF", "GPOS", "GSUB", "MATH", "hdmx", "meta", "kern")
+_UNUSED_TABLES = ("FFTM", "GDEF", "GPOS", "GSUB", "MATH", "hdmx", "meta")
 
 
 @lru_cache(maxsize=4)
