@@ -7,7 +7,11 @@ Decimals with its decimal mark (decimal comma on Hungarian pages, as the `dec` f
 its format. The footer carries the portal's name, the generation time and "1. / 3. oldal".
 
 The text is set in DejaVu Sans (Hungarian ő / ű, suit symbols), found at run time among matplotlib's data
-files (a runtime dependency) or the system's fonts: nothing is shipped with the portal.
+files (a runtime dependency) or the system's fonts: nothing is shipped with the portal. The fonts are parsed
+once per process (fpdf2's `add_font` parses the whole file every time); each document gets its own copy of
+the per-document state (the subset of glyphs used, a fresh fontTools object that the subsetter may cut).
+Tables are drawn row by row with plain cells, not fpdf2's general `table()` (which lays out every cell
+twice with `multi_cell`): a 500-row list is a fraction of a second.
 """
 
 from __future__ import annotations
@@ -15,18 +19,23 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import logging
+import threading
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
+from io import BytesIO
 from pathlib import Path
 
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from fontTools import ttLib
 from fpdf import FPDF
-from fpdf.fonts import FontFace
+from fpdf.enums import MethodReturnValue
+from fpdf.fonts import SubsetMap, TTFFont
 
 from federation.templatetags.numbers import dec
 
@@ -79,6 +88,52 @@ def font_files() -> tuple[Path, Path]:
     raise RuntimeError("DejaVuSans.ttf not found (install matplotlib or fonts-dejavu-core)")
 
 
+_parsed_lock = threading.Lock()
+
+
+# Tables fpdf2 drops from every embedded subset anyway (see fpdf/output.py): removed once from the cached copy
+# so that the per-document subsetting does not decode them (DejaVu's GSUB / GPOS are most of its time).
+_UNUSED_TABLES = ("FFTM", "GDEF", "GPOS", "GSUB", "MATH", "hdmx", "meta")
+
+
+@lru_cache(maxsize=4)
+def _parsed_font(path: str, style: str) -> tuple[TTFFont, bytes]:
+    """The font parsed once (metrics, character map, widths) and its trimmed bytes, for every later document."""
+    with _parsed_lock:
+        font = ttLib.TTFont(path, recalcTimestamp=False)
+        for tag in _UNUSED_TABLES:
+            if tag in font:
+                del font[tag]
+        buffer = BytesIO()
+        font.save(buffer)
+        data = buffer.getvalue()
+        parsed = TTFFont(FPDF(), BytesIO(data), f"{FONT.lower()}{style}", style)
+        parsed.ttffile = Path(path)
+        return parsed, data
+
+
+def _font_for(pdf: FPDF, path: Path, style: str) -> TTFFont:
+    """A document's own copy of the parsed font: shared read-only tables, its own subset and fontTools object.
+
+    At output fpdf2 subsets the fontTools object in place, so every document reopens it (lazily, from the
+    cached bytes: milliseconds); the glyph subset, the missing glyphs and the largest size are per document.
+    """
+    parsed, data = _parsed_font(str(path), style)
+    font = TTFFont.__new__(TTFFont)
+    for slot in TTFFont.__slots__:
+        if hasattr(parsed, slot):
+            setattr(font, slot, getattr(parsed, slot))
+    font.i = len(pdf.fonts) + 1
+    font.ttfont = ttLib.TTFont(BytesIO(data), recalcTimestamp=False, lazy=True)
+    # A defaultdict: reading an unknown character stores the default width, so each document has its own.
+    font.cw = defaultdict(parsed.cw.default_factory, parsed.cw)
+    font.missing_glyphs = []
+    font.biggest_size_pt = 0
+    font._hbfont = None
+    font.subset = SubsetMap(font)
+    return font
+
+
 def cell_text(value) -> str:
     """A cell in the active language: decimal mark, dates; None empty."""
     if value is None:
@@ -105,9 +160,10 @@ class _Document(FPDF):
     def __init__(self, footer_text: str):
         super().__init__(orientation="P", unit="mm", format="A4")
         self.footer_text = footer_text
+        self.table_header = None
         regular, bold = font_files()
-        self.add_font(FONT, "", str(regular))
-        self.add_font(FONT, "B", str(bold))
+        for style, path in (("", regular), ("B", bold)):
+            self.fonts[f"{FONT.lower()}{style}"] = _font_for(self, path, style)
         self.set_margins(15, 15, 15)
         self.set_auto_page_break(True, margin=18)
         self.set_font(FONT, size=10)
@@ -134,29 +190,67 @@ def _aligns(block: Table) -> tuple[str, ...]:
     return aligns + ("L",) * (len(block.headers) - len(aligns))
 
 
+_HEADER_FILL = (225, 235, 228)
+_PAD_X, _PAD_Y = 1.2, 0.6
+
+
+def _cell_lines(pdf: _Document, text: str, width: float) -> list[str]:
+    if "\n" not in text and pdf.get_string_width(text) <= width - 2 * _PAD_X:
+        return [text]
+    return pdf.multi_cell(width, 1, text, dry_run=True, output=MethodReturnValue.LINES) or [""]
+
+
+def _row(pdf: _Document, widths, aligns, texts, line_h: float, header: bool = False):
+    """One row of bordered cells, all as tall as its tallest; a new page (header first) if it does not fit."""
+    cells = [_cell_lines(pdf, text, width) for text, width in zip(texts, widths, strict=False)]
+    lines = max((len(c) for c in cells), default=1)
+    height = lines * line_h + 2 * _PAD_Y
+    if not header and pdf.get_y() + height > pdf.page_break_trigger:
+        pdf.add_page()
+        pdf.table_header()
+    x, y = pdf.l_margin, pdf.get_y()
+    for content, width, align in zip(cells, widths, aligns, strict=False):
+        if len(content) == 1 and lines == 1:
+            pdf.set_xy(x, y)
+            pdf.cell(width, height, content[0], border=1, align=align, fill=header)
+        else:
+            pdf.rect(x, y, width, height, style="DF" if header else "D")
+            for k, text in enumerate(content):
+                pdf.set_xy(x, y + _PAD_Y + k * line_h)
+                pdf.cell(width, line_h, text, align=align)
+        x += width
+    pdf.set_xy(pdf.l_margin, y + height)
+
+
 def _table(pdf: _Document, block: Table):
     if block.title:
         _heading(pdf, block.title, size=11)
-    pdf.set_font(FONT, size=block.font_size)
     aligns = _aligns(block)
-    widths = tuple(block.widths) if block.widths else None
-    with pdf.table(
-        col_widths=widths,
-        text_align=aligns,
-        width=pdf.epw,
-        line_height=pdf.font_size * 1.6,
+    relative = tuple(block.widths) if block.widths else (1,) * len(block.headers)
+    widths = [pdf.epw * w / sum(relative) for w in relative]
+    headers = [str(text) for text in block.headers]
+
+    def header():
         # Headings a size smaller than the cells, so that a word like "Leosztás" fits a number's column.
-        headings_style=FontFace(emphasis="BOLD", size_pt=block.font_size - 1, fill_color=(225, 235, 228)),
-        repeat_headings=1,
-        padding=(0.6, 1.2),
-    ) as table:
-        header = table.row()
-        for text in block.headers:
-            header.cell(str(text))
+        pdf.set_font(FONT, "B", block.font_size - 1)
+        pdf.set_fill_color(*_HEADER_FILL)
+        _row(pdf, widths, aligns, headers, pdf.font_size * 1.25, header=True)
+        pdf.set_font(FONT, size=block.font_size)
+
+    margin, pdf.c_margin = pdf.c_margin, _PAD_X
+    pdf.table_header = header
+    pdf.set_auto_page_break(False)
+    try:
+        if pdf.get_y() + 2 * block.font_size * 0.9 > pdf.page_break_trigger:
+            pdf.add_page()
+        header()
+        line_h = pdf.font_size * 1.25
         for values in block.rows:
-            row = table.row()
-            for value in values:
-                row.cell(cell_text(value))
+            _row(pdf, widths, aligns, [cell_text(value) for value in values], line_h)
+    finally:
+        pdf.set_auto_page_break(True, margin=18)
+        pdf.table_header = None
+        pdf.c_margin = margin
     pdf.ln(4)
     pdf.set_font(FONT, size=10)
 

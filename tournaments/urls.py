@@ -8,6 +8,7 @@ from .views import (
     entry_changes,
     entry_lists,
     ledger,
+    payment_pdfs,
     payments,
     region_notices,
     results,
@@ -54,6 +55,11 @@ urlpatterns = [
     path("federations/<slug:code>/fees/", ledger.club_fee_summary, name="club_fee_summary"),
     path("federations/<slug:code>/fees/<int:year>/", ledger.club_fee_summary, name="club_fee_summary_year"),
     path("entries/<int:pk>/payments/", payments.entry_payments, name="entry_payments"),
+    path(
+        "entries/<int:pk>/payments/<int:payment_pk>/receipt.pdf",
+        payment_pdfs.payment_receipt,
+        name="payment_receipt",
+    ),
     path("clubs/<int:pk>/bank-statement/", payments.bank_statement, name="club_bank_statement"),
     path(
         "federations/<slug:code>/bank-statement/", payments.bank_statement, name="federation_bank_statement"
@@ -69,6 +75,11 @@ urlpatterns = [
         payments.settlement_csv,
         name="settlement_csv",
     ),
+    path(
+        "federations/<slug:code>/settlement/<int:year>/<int:month>.pdf",
+        payment_pdfs.settlement_pdf,
+        name="settlement_pdf",
+    ),
     path("clubs/<int:pk>/settlement/", payments.settlement, name="club_settlement"),
     path(
         "clubs/<int:pk>/settlement/<int:year>/<int:month>/", payments.settlement, name="club_settlement_month"
@@ -77,6 +88,11 @@ urlpatterns = [
         "clubs/<int:pk>/settlement/<int:year>/<int:month>.csv",
         payments.settlement_csv,
         name="club_settlement_csv",
+    ),
+    path(
+        "clubs/<int:pk>/settlement/<int:year>/<int:month>.pdf",
+        payment_pdfs.settlement_pdf,
+        name="club_settlement_pdf",
     ),
     path("my-entries/", entries.my_entries, name="my_entries"),
     path("entries/<int:pk>/confirm/", entries.entry_confirm, name="entry_confirm"),

@@ -55,7 +55,7 @@ def _build_world():
     from rankings.models import Qualification, Season
     from teams.models import Match
     from teams.models import Round as TeamRound
-    from tournaments.models import Entry, EntryChange, Event
+    from tournaments.models import Entry, EntryChange, Event, Payment
     from ulti.models import Group, Stage, Table, UltiEvent
     from ulti.models import Round as UltiRound
 
@@ -132,6 +132,14 @@ def _build_world():
         new_person=other_person,
         position=my_entry.members.exclude(person=player_person).order_by("position").first().position,
         requested_by=users["player"],
+    )
+    # A payment of the player's entry, for its receipt.
+    receipt_payment = Payment.objects.create(
+        entry=my_entry,
+        amount=2000,
+        method=Payment.Method.CASH,
+        paid_on=my_entry.event.start_date,
+        recorded_by=_user("payment.recorder@example.hu"),
     )
 
     w.objects.update(
@@ -294,7 +302,9 @@ def _build_world():
     kwargs["club_fee_summary_year"] = {"code": "mbsz", "year": year}
     kwargs["federation_bank_statement"] = kwargs["settlement"] = {"code": "mbsz"}
     kwargs["settlement_month"] = kwargs["settlement_csv"] = {"code": "mbsz", "year": year, "month": 11}
-    kwargs["club_settlement_month"] = kwargs["club_settlement_csv"] = {
+    kwargs["settlement_pdf"] = kwargs["settlement_csv"]
+    kwargs["payment_receipt"] = {"pk": my_entry.pk, "payment_pk": receipt_payment.pk}
+    kwargs["club_settlement_month"] = kwargs["club_settlement_csv"] = kwargs["club_settlement_pdf"] = {
         "pk": club.pk,
         "year": year,
         "month": 11,

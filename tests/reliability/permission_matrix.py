@@ -176,14 +176,17 @@ PAGES = {
     # Payments: the entry's players see them; its event's organiser, director and staff record them
     # (the demo entry's event is run by the director; the matrix's empty POST is a 400 form error).
     "entry_payments": {"GET": {"player"} | RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "payment_receipt": {"GET": {"player"} | RUNS_BRIDGE_EVENT},  # whoever sees the payments page
     "club_bank_statement": {"GET": ORGANISERS, "POST": ORGANISERS},
     "federation_bank_statement": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},
     "settlement": {"GET": MBSZ_STAFF},
     "settlement_month": {"GET": MBSZ_STAFF},
     "settlement_csv": {"GET": MBSZ_STAFF},
+    "settlement_pdf": {"GET": MBSZ_STAFF},
     "club_settlement": {"GET": ORGANISERS},
     "club_settlement_month": {"GET": ORGANISERS},
     "club_settlement_csv": {"GET": ORGANISERS},
+    "club_settlement_pdf": {"GET": ORGANISERS},
     "entry_withdraw": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     # The replacement page: the entrant ("player" entered the pair) and those who run the event's entries
     # (an empty POST re-renders the form with its errors). Only the newcomer answers a change; accepting

@@ -101,3 +101,11 @@ def references_in(text: str) -> list[int]:
         if check_letter(number) == match.group(2) and number not in found:
             found.append(number)
     return found
+
+
+def receipt_number(federation_code: str, year: int, payment_id: int, refund: bool) -> str:
+    """A receipt's number: federation, year recorded, the payment's number; "V" marks a refund receipt
+    (visszatérítés), e.g. ``MBSZ-2026-000123`` and ``MBSZ-V-2026-000124``. Unique because the payment's
+    number is, and the same every time the receipt is printed again."""
+    kind = "-V" if refund else ""
+    return f"{federation_code.upper()}{kind}-{year}-{payment_id:06d}"
