@@ -184,7 +184,7 @@ def scored_groups(session: PairSession, board: int) -> list[Group]:
             }
         else:
             rule = {
-                1: _("1 result: 60% of the top on each line (VSz 27 a)"),
+                1: _("1 result: 60 per cent of the top on each line (VSz 27 a)"),
                 2: _("2 results: 65% and 55%, equal results 60% each (VSz 27 b)"),
                 3: _("3 results: 70%, 60% and 50%, equal results share (VSz 27 c)"),
             }.get(len(played), "")
