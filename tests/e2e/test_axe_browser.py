@@ -11,9 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-import test_narrow_browser as narrow
-
-public_pages = narrow.public_pages  # the fixture: one URL of every public page type on the demo
 
 pytestmark = [pytest.mark.e2e]
 
@@ -56,6 +53,7 @@ def _violations(driver, live_server, pages, source):
 
 
 def test_public_pages_have_no_serious_accessibility_violation(browser, live_server, public_pages, axe_source):
+    """public_pages (tests/e2e/conftest.py): one URL of every public page type on the seeded demo."""
     public, _staff = public_pages
     assert _violations(browser, live_server, public, axe_source) == {}
 
@@ -63,7 +61,7 @@ def test_public_pages_have_no_serious_accessibility_violation(browser, live_serv
 def test_public_pages_at_390_px(browser, live_server, public_pages, axe_source):
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": narrow.WIDTH, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
     )
     public, _staff = public_pages
     assert _violations(browser, live_server, public, axe_source) == {}
