@@ -16,7 +16,13 @@ $(VENV)/.installed: requirements/dev.lock | $(BIN)/python
 	$(BIN)/pip install --require-hashes -r requirements/dev.lock
 	touch $@
 
-install: $(VENV)/.installed
+# The browser tests' tools (axe-core), exactly as package-lock.json pins them; the portal itself needs no Node.
+# Without npm the step is skipped with a warning and the accessibility test skips (CI has npm, and fails then).
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund && touch $@; \
+	else echo "!! npm not found: node_modules (axe-core for tests/e2e) not installed" >&2; fi
+
+install: $(VENV)/.installed node_modules/.installed
 
 migrate: install
 	$(DEV) $(BIN)/python manage.py migrate --noinput
@@ -53,4 +59,4 @@ lock: install
 	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --extra test --extra dev --extra load --generate-hashes --no-header -q -o requirements/dev.lock
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules

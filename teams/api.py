@@ -21,10 +21,20 @@ from tournaments.models import Event, public_events_q
 
 from .engine.parsed import ParsedBoard, ParsedResult, UploadError
 from .models import Match, MatchResult, Round, Standing, Team
-from .services import Refused, uploads
+from .services import Refused, explanations, uploads
 from .services import pairing as pairing_service
 from .services import results as results_service
 from .views.common import RUN_EVENT, VIEW_EVENT, sees_round, team_events
+
+
+class ExplanationField(serializers.CharField):
+    """The stored note in the request's language, as the pages show it."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return explanations.shown(value)
 
 
 class TeamRefSerializer(serializers.ModelSerializer):
@@ -45,6 +55,7 @@ class TeamMatchSerializer(serializers.ModelSerializer):
     result = TeamMatchResultSerializer(read_only=True, allow_null=True)
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     event = serializers.IntegerField(source="round.event_id", read_only=True)
+    explanation = ExplanationField()
 
     class Meta:
         model = Match
@@ -64,6 +75,7 @@ class TeamMatchSerializer(serializers.ModelSerializer):
 
 class TeamRoundSerializer(serializers.ModelSerializer):
     matches = TeamMatchSerializer(many=True, read_only=True)
+    explanation = ExplanationField()
 
     class Meta:
         model = Round

@@ -99,6 +99,37 @@ class DirectorPickField(forms.ModelChoiceField):
         return row
 
 
+# Help that differs by game: the bridge rules are the MBSz VSz, the ulti rules the MAUSZ regulations. A field
+# not named here keeps the model's help.
+HELP_BY_GAME = {
+    Federation.BRIDGE: {
+        "entry_fee": _("Per player, in whole forints; the junior fee and the meals are set below (VSz 7)."),
+        "members_only": _(
+            "Championships admit MBSz members only, foreigners only if resident in Hungary (VSz 2)."
+        ),
+        "region": "",
+        "qualifier_number": "",
+        "rule_set": _("Bridge events need none."),
+        "licence_required": "",
+    },
+    Federation.ULTI: {
+        "entry_fee": _(
+            "Per player. NUB qualifiers (1,200 Ft) and semifinals (2 x 1,500 Ft) have the federation's fixed "
+            "fee; the team championship has none."
+        ),
+        "members_only": _("Only players of MAUSZ member clubs."),
+        "residency_required": "",
+        "junior_entry_fee": _("Empty: no junior discount."),
+        "meal_compulsory": _("Charged to every player with the fee."),
+        "boards": _("Deals per round (MAUSZ regional qualifier: 12; Szolnok rules: 18)."),
+        "earns_rating": _(
+            "A club tournament outside the federation calendar with fewer than 20 players does not count for "
+            "the rating (MAUSZ III)."
+        ),
+    },
+}
+
+
 class EventForm(forms.ModelForm):
     SECTIONS = EVENT_SECTIONS
     director = DirectorPickField(
@@ -142,13 +173,6 @@ class EventForm(forms.ModelForm):
         self.fields["club"].queryset = clubs.select_related("federation")
         self.fields["club"].help_text = _("Empty only for the federation's own events.")
         self.fields["event_class"].required = True
-        self.fields["entry_fee"].help_text = _(
-            "Per player. NUB qualifiers (1,200 Ft) and semifinals (2 x 1,500 Ft) have the federation's fixed fee; "
-            "the team championship has none."
-        )
-        self.fields["members_only"].help_text = _(
-            "Championships admit MBSz members only, foreigners only if resident in Hungary (VSz 2)."
-        )
         if not self.instance.pk:
             # The usual case, a club admin of one club: nothing to choose.
             if len(feds) == 1:
@@ -160,6 +184,9 @@ class EventForm(forms.ModelForm):
             for name in ("start_date", "end_date"):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Use 'Move date' to change it; entrants are notified.")
+        self.game = self._game(feds)
+        for name, text in HELP_BY_GAME.get(self.game, {}).items():
+            self.fields[name].help_text = text
         self.rule_sets = rule_set_choices()
         self.director_choices = [
             director_label(row) for row in director_picks.offered([f.pk for f in feds], timezone.localdate())
@@ -172,6 +199,17 @@ class EventForm(forms.ModelForm):
         self.fields["format"].choices = [
             c for c in self.fields["format"].choices if not c[0] or c[0] in offered
         ]
+
+    def _game(self, feds) -> str | None:
+        """The game whose rules the help explains: the event's, the chosen federation's, or the only one."""
+        if self.instance.pk:
+            return self.instance.federation.game
+        chosen = self.data.get(self.add_prefix("federation")) or self.initial.get("federation")
+        games = {f.pk: f.game for f in feds}
+        try:
+            return games.get(int(getattr(chosen, "pk", chosen)))
+        except (TypeError, ValueError):
+            return next(iter(set(games.values()))) if len(set(games.values())) == 1 else None
 
     def sections(self):
         return [(title, [self[name] for name in names]) for title, names in self.SECTIONS]

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from bridge.engine import dealing as engine
 from results.tasks import request_recompute
 
-from ..models import DealSet, PairSession, SessionStart
+from ..models import DealSet, PairSession, SessionPair, SessionStart
 from . import HAND_RECORDS, SCOPE
 
 
@@ -109,6 +109,13 @@ def announced_is_sealed(announced) -> bool:
     (tournaments.Session) has sealed deals."""
     session = PairSession.objects.filter(announced_id=announced.pk).first()
     return session is not None and is_sealed(session)
+
+
+def start_refusal(session: PairSession) -> str | None:
+    """Why the director may not start the session now (None: he may): a session nobody is seated in."""
+    if not SessionPair.objects.filter(section__session=session).exists():
+        return _("No pairs are seated in this session: seat the entries before starting it.")
+    return None
 
 
 def record_start(session: PairSession, source: str, *, user=None, now=None) -> bool:

@@ -114,3 +114,33 @@ def lead(card: str) -> SafeString:
     if card[0] not in SUIT_SYMBOLS:
         return escape(card)
     return format_html("{}{}", suit(card[0]), card[1:].replace("T", "10"))
+
+
+# Plain text for a form field's value (no HTML): the page's notation, which the save reads back
+# (bridge.engine.scoring.contract.parse_contract / parse_seat and csv_upload.parse_lead accept both).
+
+
+def contract_value(code: str) -> str:
+    """'3NT' -> '3SZA', '4HX' -> '4♥X', 'Pass' -> 'Passz' on Hungarian pages; unchanged on English ones."""
+    code = (code or "").strip()
+    table = notation()
+    if code.upper() == "PASS":
+        return table["Pass"]
+    match = _CONTRACT.match(code)
+    if not match or table is _NOTATION["en"]:
+        return code
+    level, letter, doubled = match.groups()
+    return f"{level}{table['NT'] if letter == 'NT' else SUIT_SYMBOLS[letter]}{doubled}"
+
+
+def seat_value(code: str) -> str:
+    """'W' -> 'Ny' on Hungarian pages."""
+    return seat(code)
+
+
+def lead_value(card: str) -> str:
+    """'HT' -> '♥10' on Hungarian pages; unchanged on English ones."""
+    card = card or ""
+    if not card or card[0] not in SUIT_SYMBOLS or notation() is _NOTATION["en"]:
+        return card
+    return SUIT_SYMBOLS[card[0]] + card[1:].replace("T", "10")

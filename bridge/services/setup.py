@@ -86,6 +86,9 @@ def create_session(
     Mitchell: in each section the first half sit North-South 1..t, the rest East-West t+1..2t (an odd
     section leaves the last East-West place empty: the pair that would face it sits out). Howell: 1..n.
     """
+    if pairs is not None and not list(pairs):
+        # Seating the entries was asked for and nobody is entered (or all withdrew or did not show).
+        raise SetupError(_("No pairs to seat: nobody has an active entry, so the session cannot start."))
     pairs = list(pairs or [])
     if movement not in Section.Movement.values:
         raise SetupError(_("unknown movement"))

@@ -45,6 +45,10 @@ def refuse_if_sealed(session):
 def start_session(request, pk):
     """The director's "start the session": asks for confirmation (GET), records the start once (POST)."""
     session = session_or_deny(request, pk, MANAGE)
+    refusal = None if session.has_started() else dealing.start_refusal(session)
+    if request.method == "POST" and refusal:
+        messages.error(request, refusal)
+        return redirect("bridge_start_session", session.pk)
     if request.method == "POST":
         if dealing.record_start(session, SessionStart.Source.DIRECTOR, user=request.user):
             messages.success(request, _("The session has started: its deals are open to everybody."))
@@ -54,7 +58,13 @@ def start_session(request, pk):
     return render(
         request,
         "bridge/start_session.html",
-        session_context(request, session, started=session.has_started(), sealed=dealing.is_sealed(session)),
+        session_context(
+            request,
+            session,
+            started=session.has_started(),
+            sealed=dealing.is_sealed(session),
+            refusal=refusal,
+        ),
     )
 
 

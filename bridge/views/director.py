@@ -20,7 +20,7 @@ from ..models import (
     Substitution,
     Withdrawal,
 )
-from ..services import adjustments, corrections, decisions, pages, roster, setup, uploads, versions
+from ..services import adjustments, corrections, decisions, notation, pages, roster, setup, uploads, versions
 from ..services.exports import pair_labels
 from . import decisions as decision_views
 from .common import MANAGE, event_or_deny, session_context, session_or_deny
@@ -122,9 +122,10 @@ def traveller(request, pk, board):
         {
             "ns": labels.get(r["ns_id"], ""),
             "ew": labels.get(r["ew_id"], ""),
-            "contract": r["contract"],
-            "declarer": r["declarer"],
-            "lead": r["lead"],
+            # In the page's notation (the save reads both back).
+            "contract": notation.contract_value(r["contract"]),
+            "declarer": notation.seat_value(r["declarer"]),
+            "lead": notation.lead_value(r["lead"]),
             "result": "" if r["tricks"] is None else r["tricks"],
             "score": r["artificial"] or ("" if r["score"] is None else r["score"]),
         }

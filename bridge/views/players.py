@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from federation.access import check
 
 from ..models import BoardResult, CorrectionRequest, SessionPair
-from ..services import corrections, versions
+from ..services import corrections, notation, versions
 from .common import session_context, session_or_deny
 from .forms import CorrectionForm
 
@@ -33,11 +33,32 @@ def _my_seat(request, session) -> SessionPair:
     return seat
 
 
+def _recorded(session, seat, board) -> dict:
+    """The pair's recorded result on `board` (?board=N), to correct from, in the page's notation."""
+    if not (board or "").isdigit():
+        return {}
+    row = (
+        BoardResult.objects.filter(version=versions.latest_version(session), board=int(board))
+        .filter(Q(ns=seat) | Q(ew=seat))
+        .first()
+    )
+    if row is None:
+        return {"board": int(board)}
+    return {
+        "board": row.board,
+        "contract": notation.contract_value(row.contract),
+        "declarer": notation.seat_value(row.declarer),
+        "lead": notation.lead_value(row.lead),
+        "result": "" if row.tricks is None else row.tricks,
+        "score": "" if row.score is None else row.score,
+    }
+
+
 @login_required
 def correction_request(request, pk):
     session = session_or_deny(request, pk)
     seat = _my_seat(request, session)
-    form = CorrectionForm(request.POST or None)
+    form = CorrectionForm(request.POST or None, initial=_recorded(session, seat, request.GET.get("board")))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         row = (

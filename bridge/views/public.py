@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 
 from config.query import column_range, query_int
+from rankings.services import earned as earned_masterpoints
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
@@ -43,6 +44,11 @@ def event_page(request, pk):
     sessions = list(PairSession.objects.filter(event=event).select_related("announced").order_by("number"))
     visible = [s for s in sessions if can_manage or request.user.has_perm(VIEW, s)]
     show_totals = request.user.has_perm(VIEW, event) or can_manage
+    fields = pages.event_standings_by_field(event) if show_totals else []
+    earned = earned_masterpoints.masterpoints_of(event) if fields else {}
+    for _field, rows in fields:
+        for row in rows:
+            row.masterpoints = earned_masterpoints.shares(earned, (row.pair.player1_id, row.pair.player2_id))
     return render(
         request,
         "bridge/event.html",
@@ -50,7 +56,8 @@ def event_page(request, pk):
             "event": event,
             "sessions": sessions,
             "visible": visible,
-            "fields": pages.event_standings_by_field(event) if show_totals else [],
+            "fields": fields,
+            "earned": bool(earned),
             "show_totals": show_totals,
             "multi": len(sessions) > 1,
             "can_manage": can_manage,

@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from federation.models import Federation, Person, Region
+from results import page_cache
 
 from .. import sources
 from ..engine import awards as award_engine
@@ -170,6 +171,8 @@ def _award(event, federation: Federation, snap: dict, reason: str, note: str = "
         _record_payment_changes(event, current, version)
     years = {date.year} | ({current.date.year} if current is not None else set())
     data_changed(federation.pk, [(ListKind.ANNUAL, y) for y in years] + [(ListKind.ALLTIME, 0)])
+    # The event's results pages show the masterpoints earned (rankings.services.earned).
+    page_cache.bump(page_cache.event_scope(event.pk))
     return version
 
 

@@ -56,4 +56,20 @@
       form.appendChild(input);
     }
   });
+  // A frame that scrolls sideways (a wide table on a phone, a chart) must be reachable by keyboard to be
+  // scrolled (WCAG 2.1.1; axe-core's scrollable-region-focusable): such a frame joins the tab order.
+  function focusableFrames() {
+    document.querySelectorAll(".table-responsive, .overflow-auto").forEach(function (frame) {
+      var scrolls = frame.scrollWidth > frame.clientWidth || frame.scrollHeight > frame.clientHeight;
+      if (scrolls && !frame.hasAttribute("tabindex")) {
+        frame.setAttribute("tabindex", "0");
+        frame.setAttribute("data-scroll-frame", "");
+      } else if (!scrolls && frame.hasAttribute("data-scroll-frame")) {
+        frame.removeAttribute("tabindex");
+        frame.removeAttribute("data-scroll-frame");
+      }
+    });
+  }
+  focusableFrames();
+  window.addEventListener("resize", focusableFrames);
 })();

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from federation.engine.notes import Note
 from results.services import lock_state, mark_uploaded, state_of
 from results.tasks import request_recompute
 from teams.engine.pairing.danish import pair_danish
@@ -22,7 +23,7 @@ from teams.engine.pairing.standing import TeamStanding
 from teams.engine.pairing.swiss import pair_swiss
 
 from ..models import SCOPE, LineUp, Match, MatchUpload, Round, Standing, TeamEvent, minimum_refusal
-from . import Refused
+from . import Refused, explanations
 from . import knockout as ko
 from .setup import ensure_teams, setup_of
 
@@ -131,13 +132,14 @@ def _standings_for_pairing(event, teams, after_round) -> list[TeamStanding]:
 
 
 def _write_stage_round(event, user, number, boards, pairing: RoundPairing) -> Round:
+    names = dict(event.teams.values_list("pk", "name"))
     round_ = Round.objects.create(
         event=event,
         number=number,
         kind=Round.Kind.STAGE,
         boards=boards,
         method=pairing.method,
-        explanation=pairing.explanation,
+        explanation=explanations.stored(pairing.explanation, names),
         flags=list(pairing.flags),
         draw_seed=pairing.draw_seed or "",
         generated_by=user,
@@ -149,7 +151,7 @@ def _write_stage_round(event, user, number, boards, pairing: RoundPairing) -> Ro
             home_id=p.home,
             away_id=p.away,
             flags=list(p.flags),
-            explanation=p.explanation[:500],
+            explanation=explanations.stored(p.explanation, names, limit=500),
         )
         for p in pairing.pairings
     )
@@ -215,7 +217,9 @@ def _knockout_round(event, user, setup, teams, published, number) -> Round:
 
 def _seed_note(line) -> str:
     seeds = [str(s) for s in (line.top_seed, line.bottom_seed) if s is not None]
-    return _("seeds %(seeds)s") % {"seeds": " v ".join(seeds)} if seeds else ""
+    return (
+        explanations.stored(Note(gettext_noop("seeds %(seeds)s"), seeds=" v ".join(seeds))) if seeds else ""
+    )
 
 
 def _knockout_field(event, setup, teams):

@@ -7,6 +7,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from bridge.services import notation
+from teams.services import explanations
 
 register = template.Library()
 
@@ -24,6 +25,12 @@ FLAG_LABELS = {
     "hand_edit": _("edited by hand"),
 }
 WARNING_FLAGS = {"rematch", "rematch_unavoidable", "repeat_bye", "hand_edit"}
+
+
+@register.filter
+def explain(text):
+    """A stored pairing explanation in the reader's language, with the teams' names."""
+    return explanations.shown(text)
 
 
 @register.filter

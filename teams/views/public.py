@@ -8,7 +8,9 @@ from django.db.models import F
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from rankings.services import earned as earned_masterpoints
 from results.page_cache import by_event, cache_public_page
+from tournaments.models import EntryMember
 
 from ..forms import SwapForm
 from ..models import BoardScore, FinalPlace, PairButler, PlayerBoards, Round, Standing
@@ -115,7 +117,17 @@ def standings_page(request, pk):
     for row in table:
         row.move = previous[row.team_id] - row.place if row.team_id in previous else None
         row.drop = -row.move if row.move else None
+    earned = earned_masterpoints.masterpoints_of(event) if table and after == rounds[-1] else {}
+    if earned:
+        members = {}
+        for team_id, person_id in EntryMember.objects.filter(entry__team__event=event).values_list(
+            "entry__team__id", "person_id"
+        ):
+            members.setdefault(team_id, []).append(person_id)
+        for row in table:
+            row.masterpoints = earned_masterpoints.shares(earned, members.get(row.team_id, ()))
     context.update(
+        earned=bool(earned),
         rounds=rounds,
         after=after,
         table=table,

@@ -5,11 +5,8 @@ on the seeded demo and checks `document.documentElement.scrollWidth <= window.in
 Runs with BROWSER=1 (Chromium and chromedriver installed, `selenium` in the virtualenv); skipped elsewhere.
 """
 
-import io
-
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -43,51 +40,6 @@ def narrow(browser):
         {"width": WIDTH, "height": 844, "deviceScaleFactor": 1, "mobile": True},
     )
     return browser
-
-
-@pytest.fixture
-def public_pages(transactional_db):
-    """One URL of every public page type on the demo data, and the ones only the event's staff open."""
-    from bridge.models import PairSession, SessionStanding
-    from federation.models import Club, Person
-    from teams.models import Match
-    from teams.models import Round as TeamRound
-    from ulti.models import Round as UltiRound
-    from ulti.models import UltiEvent
-
-    call_command("seed_demo", stdout=io.StringIO())
-    session = PairSession.objects.exclude(published_at=None).order_by("pk").first()
-    standing = SessionStanding.objects.filter(session=session).order_by("pk").first()
-    team_round = TeamRound.objects.order_by("pk").first()
-    team_event = team_round.event_id
-    match = Match.objects.filter(round__event_id=team_event).exclude(away=None).order_by("pk").first()
-    ulti_event = UltiEvent.objects.order_by("event_id").first().event_id
-    ulti_round = UltiRound.objects.order_by("pk").first()
-    person = Person.objects.filter(pk=standing.pair.pair.player1_id).first() or Person.objects.first()
-    public = {
-        "calendar": reverse("calendar"),
-        "event": reverse("event_detail", args=[session.event_id]),
-        "bridge event": reverse("bridge_event", args=[session.event_id]),
-        "bridge session standings": reverse("bridge_session", args=[session.pk]),
-        "frequency sheet": reverse("bridge_frequencies", args=[session.pk]),
-        "score card": reverse("bridge_score_card", args=[session.pk, standing.pair_id]),
-        "hand records": reverse("bridge_hand_records", args=[session.pk]),
-        "team standings": reverse("teams_standings", args=[team_event]),
-        "team round": reverse("teams_round", args=[team_event, team_round.number]),
-        "team match": reverse("teams_match", args=[match.pk]),
-        "team bracket": reverse("teams_bracket", args=[team_event]),
-        "ulti standings": reverse("ulti_standings", args=[ulti_event]),
-        "ulti round": reverse("ulti_round", args=[ulti_round.pk]),
-        "rankings list": reverse("rankings"),
-        "person": reverse("person_detail", args=[person.pk]),
-        "club": reverse("club_detail", args=[Club.objects.order_by("pk").first().pk]),
-    }
-    staff = {
-        "traveller": reverse("bridge_traveller", args=[session.pk, 1]),
-        "bridge versions": reverse("bridge_versions", args=[session.pk]),
-        "ulti versions": reverse("ulti_versions", args=[ulti_event]),
-    }
-    return public, staff
 
 
 def _log_in(driver, live_server):

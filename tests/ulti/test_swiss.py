@@ -159,7 +159,7 @@ def test_repeat_notes_count_earlier_meetings():
     pairing = pair_round(players_ranked(3), met, 3)
     assert pairing.repeats == 2
     assert pairing.tables[0].notes == (
-        "repeat meeting: P01 and P02 meet for the 3rd time (no repeat-free pairing exists)",
+        "repeat meeting: P01 and P02 meet for time number 3 (no repeat-free pairing exists)",
         "repeat meeting: P01 and P03 meet again (no repeat-free pairing exists)",
     )
 

@@ -8,7 +8,6 @@ per person per event, MAUSZ II. 10. (2)) and the pairs that already met in this 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from itertools import combinations
 
@@ -16,8 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from federation.engine import notes as engine_notes
 from tournaments.models import Event
-from ulti.engine.pairing.swiss import Player, pair_round
+from ulti.engine.pairing.swiss import PULLED_UP, SECOND_BYE, Player, pair_round
 from ulti.engine.schedule import ScheduleError, count_meetings, round_robin
 from ulti.engine.standings import RoundResult, compute_standings
 from ulti.engine.tables import TableResult
@@ -126,9 +126,6 @@ def next_round_number(group) -> int:
     return last.number if not last.is_published else last.number + 1
 
 
-_ID = re.compile(r"\bp\d+\b")
-
-
 @transaction.atomic
 def generate_round(group, user=None) -> Round:
     """Draw the group's next round by Swiss pairing (a draft); redraws an unpublished draft."""
@@ -202,21 +199,24 @@ def _notes(pairing, by_key, number) -> list[dict]:
     for key in pairing.byes:
         notes.append({"kind": "bye", "player": _name(by_key[key])})
     for note in pairing.notes:
-        if "gets bye number" in note:
-            notes.append({"kind": "second_bye", "player": _name(by_key[note.split()[0]])})
+        if getattr(note, "msgid", None) == SECOND_BYE:
+            notes.append({"kind": "second_bye", "player": _name(by_key[note.params["player"].id])})
     for table in pairing.tables:
         for a, b in table.repeats:
             notes.append(
                 {"kind": "repeat", "table": table.number, "a": _name(by_key[a]), "b": _name(by_key[b])}
             )
         for note in table.notes:
-            if " pulled up from place " in note:
-                key = note.split()[0]
-                notes.append({"kind": "pulled", "table": table.number, "player": _name(by_key[key])})
-    # The engine's own wording, with names for ids, for whoever wants the detail.
+            if getattr(note, "msgid", None) == PULLED_UP:
+                player = by_key[note.params["player"].id]
+                notes.append({"kind": "pulled", "table": table.number, "player": _name(player)})
+
+    def name_of(key):
+        return _name(by_key[key]) if key in by_key else str(key)
+
+    # The engine's own notes, with names for ids, for whoever wants the detail.
     for note in list(pairing.notes) + [n for t in pairing.tables for n in t.notes]:
-        text = _ID.sub(lambda m: _name(by_key[m.group(0)]) if m.group(0) in by_key else m.group(0), note)
-        notes.append({"kind": "engine", "text": text})
+        notes.append({"kind": "engine", **engine_notes.as_data(note, name_of)})
     return notes
 
 

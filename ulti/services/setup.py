@@ -67,6 +67,10 @@ def start_event(event: Event, user=None) -> Stage:
     if Stage.objects.filter(event=event).exists():
         raise UltiError(_("The event's players are already seated in groups."))
     players = _field(event)
+    if not players:
+        raise UltiError(
+            _("Nobody is entered (or every entry withdrew): a round cannot start without players.")
+        )
     if len(players) < 3:
         raise UltiError(_("At least three players are needed; the event has %(n)s.") % {"n": len(players)})
     seen = set()

@@ -3,6 +3,8 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from federation.engine import notes as engine_notes
+
 
 def describe(note: dict) -> dict:
     """{"text": ..., "level": "info" | "warning" | "muted"} for one stored explanation of a draw."""
@@ -42,6 +44,8 @@ def describe(note: dict) -> dict:
         warnings = note.get("warnings") or []
         text = _("Tables edited by hand.") + (" " + " ".join(warnings) if warnings else "")
         return {"text": text, "level": "warning" if warnings else "info"}
+    if kind == "engine" and "text" not in note:
+        return {"text": engine_notes.render(note, _), "level": "muted"}
     return {"text": note.get("text", ""), "level": "muted"}
 
 

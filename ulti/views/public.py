@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 
 from config.query import query_int
 from federation.models import Person
+from rankings.services import earned as earned_masterpoints
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
@@ -72,7 +73,12 @@ def standings(request, pk):
     after = after if after in rounds else (rounds[-1] if rounds else None)
     rows = pages.standings(stage, group if len(groups) > 1 else None, after) if after else []
     highlight = query_int(request.GET, "player")
+    final = stage == all_stages[-1] and rounds and after == rounds[-1]
+    earned = earned_masterpoints.masterpoints_of(event) if rows and final else {}
+    for row in rows if earned else []:
+        row.masterpoints = earned_masterpoints.shares(earned, (row.participant.person_id,))
     context.update(
+        earned=bool(earned),
         groups=groups if len(groups) > 1 else [],
         group=group,
         rounds=rounds,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from teams.engine.pairing.pairings import BYE_LOWEST, BYE_MOVED_UP, BYE_REPEATED, Note
 from teams.engine.pairing.standing import TeamStanding
 
 
@@ -12,13 +13,10 @@ def bye_candidates(ranked: list[TeamStanding]) -> list[TeamStanding]:
     return [team for _, team in by_position]
 
 
-def bye_explanation(team: TeamStanding, preferred: TeamStanding, ranked: list[TeamStanding]) -> str:
+def bye_explanation(team: TeamStanding, preferred: TeamStanding, ranked: list[TeamStanding]) -> Note:
     place = ranked.index(team) + 1
     if team.byes:
-        return f"bye at rank {place}: every team has already had a bye, this one has the fewest"
+        return Note(BYE_REPEATED, rank=place)
     if team is preferred:
-        return f"bye: lowest-ranked team (rank {place}) without a bye so far"
-    return (
-        f"bye moved up to rank {place}: with the bye at rank {ranked.index(preferred) + 1} "
-        "the rest of the field could not be paired without a rematch"
-    )
+        return Note(BYE_LOWEST, rank=place)
+    return Note(BYE_MOVED_UP, rank=place, preferred=ranked.index(preferred) + 1)

@@ -6,7 +6,17 @@ from collections.abc import Iterable, Mapping
 
 from teams.engine.options import merge_options
 from teams.engine.pairing.byes import bye_candidates, bye_explanation
-from teams.engine.pairing.pairings import BYE, REMATCH, Pairing, RoundPairing, number_tables
+from teams.engine.pairing.pairings import (
+    BYE,
+    DANISH_REMATCH,
+    RANKS,
+    REMATCH,
+    ROUND_DANISH,
+    Note,
+    Pairing,
+    RoundPairing,
+    number_tables,
+)
 from teams.engine.pairing.ranking import rank_for_pairing
 from teams.engine.pairing.standing import TeamStanding
 
@@ -36,8 +46,12 @@ def pair_danish(teams: Iterable[TeamStanding], options: Mapping[str, object] | N
                     home.team_id,
                     away.team_id,
                     (REMATCH,),
-                    f"ranks {place[home.team_id]} v {place[away.team_id]}; "
-                    f"they met in round {met[away.team_id]} (allowed in Danish)",
+                    Note.join(
+                        [
+                            Note(RANKS, home=place[home.team_id], away=place[away.team_id]),
+                            Note(DANISH_REMATCH, round=met[away.team_id]),
+                        ]
+                    ),
                 )
             )
         else:
@@ -47,7 +61,7 @@ def pair_danish(teams: Iterable[TeamStanding], options: Mapping[str, object] | N
                     home.team_id,
                     away.team_id,
                     (),
-                    f"ranks {place[home.team_id]} v {place[away.team_id]}",
+                    Note(RANKS, home=place[home.team_id], away=place[away.team_id]),
                 )
             )
     if bye_team is not None:
@@ -58,6 +72,6 @@ def pair_danish(teams: Iterable[TeamStanding], options: Mapping[str, object] | N
         method="danish",
         pairings=number_tables(pairings),
         ranking=tuple(team.team_id for team in ranked),
-        explanation="Danish: the current ranking paired top down, 1 v 2, 3 v 4, ...",
+        explanation=Note(ROUND_DANISH),
         rematches=rematches,
     )

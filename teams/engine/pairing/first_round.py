@@ -11,7 +11,21 @@ from collections.abc import Hashable, Mapping, Sequence
 
 from bridge.engine.dealing import seeded_permutation
 from teams.engine.options import merge_options
-from teams.engine.pairing.pairings import BYE, DRAWN, SEEDED, Pairing, RoundPairing, number_tables
+from teams.engine.pairing.pairings import (
+    BYE,
+    DRAWN,
+    DRAWN_BYE,
+    DRAWN_PAIR,
+    ROUND_DRAW,
+    ROUND_SEEDING,
+    SEED_BYE,
+    SEEDED,
+    SEEDS,
+    Note,
+    Pairing,
+    RoundPairing,
+    number_tables,
+)
 
 FIRST_ROUND_DEFAULTS: Mapping[str, object] = {
     "seed": None,  # hex string or bytes to replay a recorded draw; None draws a fresh one
@@ -44,15 +58,15 @@ def draw_first_round(
     permutation = seeded_permutation(seed_hex, "first-round-draw", len(teams))
     drawn = [teams[i] for i in permutation]
     pairings = [
-        Pairing(None, home, away, (DRAWN,), f"drawn {2 * k + 1} and {2 * k + 2}")
+        Pairing(None, home, away, (DRAWN,), Note(DRAWN_PAIR, first=2 * k + 1, second=2 * k + 2))
         for k, (home, away) in enumerate(zip(drawn[::2], drawn[1::2], strict=False))
     ]
     if len(drawn) % 2:
-        pairings.append(Pairing(None, drawn[-1], None, (BYE, DRAWN), "bye: drawn last in an odd field"))
+        pairings.append(Pairing(None, drawn[-1], None, (BYE, DRAWN), Note(DRAWN_BYE)))
     return RoundPairing(
         method="draw",
         pairings=number_tables(pairings),
-        explanation="round one by secure draw; the seed replays it",
+        explanation=Note(ROUND_DRAW),
         draw_seed=seed_hex,
         round_no=1,
         extra={"permutation": tuple(permutation)},
@@ -64,20 +78,16 @@ def seeded_first_round(team_ids_by_strength: Sequence[Hashable]) -> RoundPairing
     teams = _unique(team_ids_by_strength)
     n = len(teams)
     pairings = [
-        Pairing(None, teams[i], teams[n - 1 - i], (SEEDED,), f"seed {i + 1} v seed {n - i}")
+        Pairing(None, teams[i], teams[n - 1 - i], (SEEDED,), Note(SEEDS, home=i + 1, away=n - i))
         for i in range(n // 2)
     ]
     if n % 2:
         middle = n // 2
-        pairings.append(
-            Pairing(
-                None, teams[middle], None, (BYE, SEEDED), f"bye: middle seed {middle + 1} in an odd field"
-            )
-        )
+        pairings.append(Pairing(None, teams[middle], None, (BYE, SEEDED), Note(SEED_BYE, seed=middle + 1)))
     return RoundPairing(
         method="seeding",
         pairings=number_tables(pairings),
         ranking=tuple(teams),
-        explanation="round one by seeding: first v last, second v second-last, ...",
+        explanation=Note(ROUND_SEEDING),
         round_no=1,
     )

@@ -14,7 +14,14 @@ from collections.abc import Iterable, Mapping
 
 from teams.engine.options import merge_options
 from teams.engine.pairing.danish import pair_danish
-from teams.engine.pairing.pairings import RoundPairing
+from teams.engine.pairing.pairings import (
+    HOW_ANNOUNCED,
+    HOW_SUGGESTED,
+    HYBRID_DANISH,
+    HYBRID_SWISS,
+    Note,
+    RoundPairing,
+)
 from teams.engine.pairing.standing import TeamStanding
 from teams.engine.pairing.swiss import SWISS_DEFAULTS, pair_swiss
 
@@ -49,22 +56,22 @@ def pair_danish_swiss(
     suggested = swiss_rounds is None
     if suggested:
         swiss_rounds = suggested_swiss_rounds(len(teams), opts["total_rounds"])
-    how = "suggested from the field size" if suggested else "as announced"
+    how = Note(HOW_SUGGESTED if suggested else HOW_ANNOUNCED)
     if round_no <= int(swiss_rounds):
         swiss_opts = {key: opts[key] for key in SWISS_DEFAULTS}
         result = pair_swiss(teams, swiss_opts)
         method = "danish_swiss:swiss"
-        note = f"round {round_no} of {swiss_rounds} Swiss rounds ({how})"
+        note = Note(HYBRID_SWISS, round=round_no, swiss=swiss_rounds, how=how)
     else:
         result = pair_danish(teams, {"tiebreak": opts["tiebreak"]})
         method = "danish_swiss:danish"
-        note = f"Danish from round {int(swiss_rounds) + 1} ({how})"
+        note = Note(HYBRID_DANISH, round=int(swiss_rounds) + 1, how=how)
     return RoundPairing(
         method=method,
         pairings=result.pairings,
         ranking=result.ranking,
         flags=result.flags,
-        explanation=f"{note}. {result.explanation}",
+        explanation=Note.join([note, result.explanation], sep=". "),
         rematches=result.rematches,
         round_no=round_no,
         extra={"swiss_rounds": int(swiss_rounds)},

@@ -11,7 +11,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 
 from teams.engine.options import merge_options
-from teams.engine.pairing.pairings import BYE, Pairing, RoundPairing, number_tables
+from teams.engine.pairing.pairings import (
+    BERGER,
+    BERGER_BYE,
+    BYE,
+    ROUND_BERGER,
+    ROUND_BERGER_CYCLE,
+    Note,
+    Pairing,
+    RoundPairing,
+    number_tables,
+)
 
 ROUND_ROBIN_DEFAULTS: Mapping[str, object] = {
     "cycles": 1,  # 2: a double round robin, the second cycle with home and away swapped
@@ -69,18 +79,21 @@ def round_robin(team_ids: Sequence[Hashable], options: Mapping[str, object] | No
         pairings = []
         for home, away in games:
             if away is None:
-                pairings.append(Pairing(None, team_ids[home - 1], None, (BYE,), f"Berger {home}: bye"))
+                pairings.append(Pairing(None, team_ids[home - 1], None, (BYE,), Note(BERGER_BYE, home=home)))
             else:
                 pairings.append(
-                    Pairing(None, team_ids[home - 1], team_ids[away - 1], (), f"Berger {home} v {away}")
+                    Pairing(
+                        None, team_ids[home - 1], team_ids[away - 1], (), Note(BERGER, home=home, away=away)
+                    )
                 )
         pairings.sort(key=lambda p: p.is_bye)
         out.append(
             RoundPairing(
                 method="round_robin",
                 pairings=number_tables(pairings),
-                explanation=f"Berger table, round {round_no}"
-                + (f" (cycle {2 if round_no > len(table) else 1})" if cycles == 2 else ""),
+                explanation=Note(ROUND_BERGER_CYCLE, round=round_no, cycle=2 if round_no > len(table) else 1)
+                if cycles == 2
+                else Note(ROUND_BERGER, round=round_no),
                 round_no=round_no,
                 stage=stage_of[round_no - 1],
             )

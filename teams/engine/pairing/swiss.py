@@ -25,15 +25,25 @@ import networkx as nx
 from teams.engine.options import merge_options
 from teams.engine.pairing.byes import bye_candidates, bye_explanation
 from teams.engine.pairing.pairings import (
+    ALREADY_MET,
     BYE,
     BYE_MOVED,
     MATCHING_FALLBACK,
     PULLED_UP,
+    PULLED_UP_PAST,
+    RANKS,
     REMATCH,
     REMATCH_AVOIDED,
+    REMATCH_OF_ROUND,
     REMATCH_UNAVOIDABLE,
     REPEAT_BYE,
+    ROUND_SWISS,
+    ROUND_SWISS_FALLBACK,
+    ROUND_SWISS_REMATCHES,
+    ROUND_SWISS_REPEAT_BYE,
+    Note,
     Pairing,
+    Ref,
     RoundPairing,
     number_tables,
 )
@@ -206,26 +216,26 @@ def _flags_for(
         remaining.remove(other)
         home, away = ranked[top].team_id, ranked[other].team_id
         flags: list[str] = []
-        notes = [f"ranks {top + 1} v {other + 1}"]
+        notes = [Note(RANKS, home=top + 1, away=other + 1)]
         if other in field.met[top]:
             flags.append(REMATCH)
-            notes.append(
-                f"REMATCH of round {field.first_meeting[top][other]}: no rematch-free pairing exists"
-            )
+            notes.append(Note(REMATCH_OF_ROUND, round=field.first_meeting[top][other]))
         else:
             if natural != other and natural in field.met[top]:
                 flags.append(REMATCH_AVOIDED)
                 notes.append(
-                    f"{home} already met rank {natural + 1} ({ranked[natural].team_id}) "
-                    f"in round {field.first_meeting[top][natural]}"
+                    Note(
+                        ALREADY_MET,
+                        team=Ref(home),
+                        rank=natural + 1,
+                        other=Ref(ranked[natural].team_id),
+                        round=field.first_meeting[top][natural],
+                    )
                 )
             if first_unmet is not None and other != first_unmet:
                 flags.append(PULLED_UP)
-                notes.append(
-                    f"{away} pulled up past rank {first_unmet + 1} so the rest of the field "
-                    "can be paired without rematches"
-                )
-        out.append(Pairing(None, home, away, tuple(flags), "; ".join(notes)))
+                notes.append(Note(PULLED_UP_PAST, team=Ref(away), rank=first_unmet + 1))
+        out.append(Pairing(None, home, away, tuple(flags), Note.join(notes)))
     if bye is not None:
         team = ranked[bye]
         flags = [BYE]
@@ -252,7 +262,7 @@ def pair_swiss(teams: Iterable[TeamStanding], options: Mapping[str, object] | No
     preferred_bye = candidates[0]
 
     round_flags: list[str] = []
-    explanation = "Swiss: each team, top down, meets the best-ranked team it has not met"
+    explanation = [Note(ROUND_SWISS)]
     result: tuple[list[tuple[int, int]], int | None] | None = None
     budget = [int(opts["search_budget"])]
     exhausted = False
@@ -272,10 +282,7 @@ def pair_swiss(teams: Iterable[TeamStanding], options: Mapping[str, object] | No
         result = _tail_repair(field, preferred_bye)
         if result is not None:
             round_flags.append(MATCHING_FALLBACK)
-            explanation += (
-                "; the rank-order search hit its step budget, so the stranded tail was re-paired "
-                "by a minimum rank-distance matching"
-            )
+            explanation.append(Note(ROUND_SWISS_FALLBACK))
     elif result is None and odd:
         # Every team without a bye was tried and none works: a repeated bye may still avoid rematches.
         result = _match(field, list(range(field.n)), allow_rematch=False, bye_allowed=True)
@@ -286,15 +293,15 @@ def pair_swiss(teams: Iterable[TeamStanding], options: Mapping[str, object] | No
     pairings = _flags_for(field, pairs, bye, preferred_bye)
     rematches = sum(1 for p in pairings if REMATCH in p.flags)
     if rematches:
-        explanation += f"; no rematch-free pairing exists, this one has the fewest rematches ({rematches})"
+        explanation.append(Note(ROUND_SWISS_REMATCHES, count=rematches))
     if any(REPEAT_BYE in p.flags for p in pairings):
-        explanation += "; every team able to take the bye without a rematch has already had one"
+        explanation.append(Note(ROUND_SWISS_REPEAT_BYE))
     pairing = RoundPairing(
         method="swiss",
         pairings=number_tables(pairings),
         ranking=tuple(team.team_id for team in ranked),
         flags=tuple(round_flags),
-        explanation=explanation,
+        explanation=Note.join(explanation),
         rematches=rematches,
     )
     if rematches and opts["on_impossible"] == "raise":

@@ -6,7 +6,11 @@ Indices 0..m-1 in pairing order, ``adj[i]`` = bitmask of the players i has met.
 
 from __future__ import annotations
 
+from federation.engine.notes import Note, gettext_noop
+
 from .exact import ExactCover
+
+BUDGET_STOPPED = gettext_noop("exact search stopped at its node budget")
 
 
 class FieldSearch:
@@ -16,17 +20,17 @@ class FieldSearch:
         self.window = window
         self.budget = budget
 
-    def run(self) -> tuple[list[tuple[int, int, int]], bool, list[str]]:
+    def run(self) -> tuple[list[tuple[int, int, int]], bool, list[Note]]:
         m = self.m
         window = self.window
-        notes: list[str] = []
+        notes: list[Note] = []
         while True:
             top, rest = self._greedy(stop_at=window)
             solver = ExactCover([self._local_adj(rest, i) for i in range(len(rest))], self.budget)
             if len(rest) == m:
                 tables, optimal, repeats = solver.best()
                 if repeats and not optimal:
-                    notes.append("exact search stopped at its node budget")
+                    notes.append(Note(BUDGET_STOPPED))
                 return [tuple(rest[i] for i in t) for t in tables], optimal, notes
             tables = solver.best_without_repeats()
             if tables is not None:

@@ -40,6 +40,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from federation.engine.notes import Note, Ref, gettext_noop
+
 from .field import FieldSearch
 
 __all__ = [
@@ -72,6 +74,22 @@ DEFAULT_OPTIONS: dict[str, object] = {
 _SEEDINGS = ("slide", "snake", "neighbours")
 
 
+# The notes a pairing carries (federation.engine.notes): their codes, read as English, translated when shown.
+BYE = gettext_noop("bye: %(player)s (place %(place)s)")
+SECOND_BYE = gettext_noop("%(player)s gets bye number %(number)s: every player has already had %(limit)s")
+SEEDED = gettext_noop("round 1 seeded by rating (%(how)s: one player from each third of the list)")
+REPEAT = gettext_noop("repeat meeting: %(a)s and %(b)s meet again (%(why)s)")
+REPEAT_NTH = gettext_noop("repeat meeting: %(a)s and %(b)s meet for time number %(times)s (%(why)s)")
+NO_REPEAT_FREE = gettext_noop("no repeat-free pairing exists")
+BUDGET_REPEATS = gettext_noop("none better found within the search budget")
+FEWEST_REPEATS = gettext_noop("%(count)s repeat meeting(s): the fewest possible")
+BUDGET_RAN_OUT = gettext_noop("%(count)s repeat meeting(s): search budget ran out; fewer may exist")
+PULLED_UP = gettext_noop("%(player)s pulled up from place %(place)s %(reason)s")
+PULL_FEWEST = gettext_noop("to keep the round's repeat meetings to the fewest (%(count)s)")
+PULL_AVOID = gettext_noop("to avoid a repeat meeting (%(a)s and %(b)s have met)")
+PULL_BELOW = gettext_noop("so that the tables below can avoid repeat meetings")
+
+
 class PairingError(ValueError):
     """Input that cannot be paired."""
 
@@ -91,7 +109,7 @@ class Table:
     players: tuple[str, str, str]
     places: tuple[int, int, int]  # the players' places in the standings (round 1: rating list), 1 = top
     repeats: tuple[tuple[str, str], ...] = ()  # pairs at this table who have met before
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,7 +119,7 @@ class Pairing:
     byes: tuple[str, ...]
     repeats: int  # pairs seated together again
     optimal: bool  # False only if the search budget ran out before the repeat count was proven minimal
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     def as_dict(self) -> dict:
         return {"tables": [list(t.players) for t in self.tables], "byes": list(self.byes)}
@@ -140,7 +158,7 @@ def rating_order(players: Iterable[Player]) -> list[Player]:
     return sorted(players, key=lambda p: (-p.rating, str(p.id)))
 
 
-def choose_byes(ranked: Sequence[Player], max_byes: int = 1) -> tuple[list[Player], list[str]]:
+def choose_byes(ranked: Sequence[Player], max_byes: int = 1) -> tuple[list[Player], list[Note]]:
     """The players who sit out this round and notes on any that broke the one-bye rule.
 
     ``ranked`` is in standings order; byes go to the lowest-ranked who may still have one.
@@ -149,7 +167,7 @@ def choose_byes(ranked: Sequence[Player], max_byes: int = 1) -> tuple[list[Playe
     if count == 0:
         return [], []
     chosen: list[Player] = []
-    notes: list[str] = []
+    notes: list[Note] = []
     for p in reversed(ranked):
         if len(chosen) == count:
             break
@@ -162,7 +180,7 @@ def choose_byes(ranked: Sequence[Player], max_byes: int = 1) -> tuple[list[Playe
         rest.sort(key=lambda p: (p.byes, -place[p.id]))
         for p in rest[: count - len(chosen)]:
             chosen.append(p)
-            notes.append(f"{p.id} gets bye number {p.byes + 1}: every player has already had {max_byes}")
+            notes.append(Note(SECOND_BYE, player=Ref(p.id), number=p.byes + 1, limit=max_byes))
     chosen.sort(key=lambda p: ranked.index(p))
     return chosen, notes
 
@@ -217,16 +235,14 @@ def pair_round(
     ranked = rating_order(players) if round_no == 1 else ranking_order(players)
     place = {p.id: i + 1 for i, p in enumerate(ranked)}
     bye_players, bye_notes = choose_byes(ranked, opts["max_byes"])
-    notes = [f"bye: {p.id} (place {place[p.id]})" for p in bye_players] + bye_notes
+    notes = [Note(BYE, player=Ref(p.id), place=place[p.id]) for p in bye_players] + bye_notes
     bye_ids = {p.id for p in bye_players}
     seated = [p for p in ranked if p.id not in bye_ids]
 
     order = seated
     if round_no == 1 and opts["round1_seeding"] != "neighbours":
         order = _seed_round1(seated, opts["round1_seeding"])
-        notes.append(
-            f"round 1 seeded by rating ({opts['round1_seeding']}: one player from each third of the list)"
-        )
+        notes.append(Note(SEEDED, how=opts["round1_seeding"]))
 
     m = len(order)
     index = {p.id: i for i, p in enumerate(order)}
@@ -257,9 +273,11 @@ def pair_round(
             table_notes.extend(_pull_notes(order, place, trio, natural, adj, total_repeats))
         for a, b in reps:
             times = meetings[frozenset((a, b))]
-            again = "again" if times == 1 else f"for the {_ordinal(times + 1)} time"
-            why = "no repeat-free pairing exists" if optimal else "none better found within the search budget"
-            table_notes.append(f"repeat meeting: {a} and {b} meet {again} ({why})")
+            why = Note(NO_REPEAT_FREE if optimal else BUDGET_REPEATS)
+            if times == 1:
+                table_notes.append(Note(REPEAT, a=Ref(a), b=Ref(b), why=why))
+            else:
+                table_notes.append(Note(REPEAT_NTH, a=Ref(a), b=Ref(b), times=times + 1, why=why))
         for i in trio:
             unpaired.remove(i)
         ids3 = tuple(order[i].id for i in trio)
@@ -273,10 +291,7 @@ def pair_round(
             )
         )
     if total_repeats:
-        notes.append(
-            f"{total_repeats} repeat meeting(s): "
-            + ("the fewest possible" if optimal else "search budget ran out; fewer may exist")
-        )
+        notes.append(Note(FEWEST_REPEATS if optimal else BUDGET_RAN_OUT, count=total_repeats))
     return Pairing(
         round=round_no,
         tables=tuple(tables),
@@ -285,10 +300,6 @@ def pair_round(
         optimal=optimal,
         notes=tuple(notes),
     )
-
-
-def _ordinal(n: int) -> str:
-    return {2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def _pairs(trio: Sequence[int]) -> Iterator[tuple[int, int]]:
@@ -310,17 +321,17 @@ def _seed_round1(seated: list[Player], how: str) -> list[Player]:
     return out
 
 
-def _pull_notes(order, place, trio, natural, adj, total_repeats) -> list[str]:
+def _pull_notes(order, place, trio, natural, adj, total_repeats) -> list[Note]:
     met_pairs = [(a, b) for a, b in _pairs(natural) if adj[a] >> b & 1]
     if total_repeats:
-        reason = f"to keep the round's repeat meetings to the fewest ({total_repeats})"
+        reason = Note(PULL_FEWEST, count=total_repeats)
     elif met_pairs:
         a, b = met_pairs[0]
-        reason = f"to avoid a repeat meeting ({order[a].id} and {order[b].id} have met)"
+        reason = Note(PULL_AVOID, a=Ref(order[a].id), b=Ref(order[b].id))
     else:
-        reason = "so that the tables below can avoid repeat meetings"
+        reason = Note(PULL_BELOW)
     notes = []
     for i in trio:
         if i not in natural:
-            notes.append(f"{order[i].id} pulled up from place {place[order[i].id]} {reason}")
+            notes.append(Note(PULLED_UP, player=Ref(order[i].id), place=place[order[i].id], reason=reason))
     return notes
