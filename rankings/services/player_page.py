@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q, Sum
+from django.utils.translation import gettext as _
 
 from federation.models import Federation, Licence, Person, Suspension
 from tournaments.models import Entry, EntryMember, Event, public_events_q
 from tournaments.services import payments
 
 from .. import sources
-from ..models import Award, RatingHistory
+from ..models import Award, Qualification, RatingHistory, SeasonEntry, Stage
+from . import history
+from .schemes import current_scheme
 
 # The player page lists this many of the latest events; the rankings page of each federation has the rest.
 EVENT_LIMIT = 100
@@ -44,6 +47,28 @@ class PlayedEvent:
         if self.place_to and self.place_to != self.place_from:
             return f"{self.place_from}–{self.place_to}."
         return f"{self.place_from}."
+
+
+@dataclass
+class FederationCharts:
+    federation: Federation
+    alltime: str  # SVG (safe) or ""
+    annual: str
+    annual_year: int | None
+    rating: str
+
+
+@dataclass
+class QualificationRow:
+    """A qualification the person holds: a masterpoint class (minősítés) with the event whose award
+    reached it, or a NUB stage (semifinal, final, sport ulti) with the season whose table gave it."""
+
+    federation: Federation
+    name: str
+    event: Event | None = None
+    date: datetime.date | None = None
+    season: object | None = None  # rankings Season
+    status: str = ""  # the invitation's state, when one was sent
 
 
 @dataclass
@@ -127,6 +152,81 @@ def masterpoints_by_year(person: Person) -> list[YearPoints]:
         running[row["federation_id"]] = total
         out.append(YearPoints(federations[row["federation_id"]], row["year"], row["points"], total))
     return out
+
+
+def history_charts(person: Person) -> list[FederationCharts]:
+    """Per federation the player has points or a rating in: the all-time running total of masterpoints,
+    the running total within his latest year with awards, and the rating after each event, drawn the same
+    way as on the rankings player page (``history.masterpoint_chart`` / ``history.rating_chart``)."""
+    federation_ids = set(
+        Award.objects.filter(person=person, is_current=True).values_list("federation_id", flat=True)
+    ) | set(RatingHistory.objects.filter(person=person).values_list("federation_id", flat=True))
+    out = []
+    for federation in Federation.objects.filter(pk__in=federation_ids).order_by("pk"):
+        rows = history.award_history(person, federation)
+        annual_year = rows[-1].year if rows else None
+        annual = [row for row in history.award_history(person, federation) if row.year == annual_year]
+        running = Decimal(0)
+        for row in annual:
+            running += row.amount
+            row.running_total = running
+        out.append(
+            FederationCharts(
+                federation=federation,
+                alltime=history.masterpoint_chart(rows),
+                annual=history.masterpoint_chart(
+                    annual, title=_("Running total of masterpoints in %(year)s") % {"year": annual_year}
+                ),
+                annual_year=annual_year,
+                rating=history.rating_chart(list(history.rating_history(person, federation))),
+            )
+        )
+    return out
+
+
+def _class_rows(person: Person) -> list[QualificationRow]:
+    rows = []
+    federation_ids = (
+        Award.objects.filter(person=person, is_current=True)
+        .values_list("federation_id", flat=True)
+        .distinct()
+    )
+    for federation in Federation.objects.filter(pk__in=federation_ids).order_by("pk"):
+        levels = sorted(current_scheme(federation).scheme.qualifications, key=lambda lv: lv.min_points)
+        if not levels:
+            continue
+        reached = []
+        for award in history.award_history(person, federation):
+            while len(reached) < len(levels) and award.running_total >= levels[len(reached)].min_points:
+                level = levels[len(reached)]
+                reached.append(QualificationRow(federation, level.name, event=award.event, date=award.date))
+        rows += reversed(reached)  # the highest class first
+    return rows
+
+
+def _season_rows(person: Person) -> list[QualificationRow]:
+    rows: dict[tuple[int, str], QualificationRow] = {}
+    for q in Qualification.objects.filter(person=person).select_related("season__federation"):
+        rows[(q.season_id, q.stage)] = QualificationRow(
+            q.season.federation, Stage(q.stage).label, season=q.season, status=q.get_status_display()
+        )
+    next_stage = {Stage.QUALIFIER: Stage.SEMIFINAL, Stage.SEMIFINAL: Stage.FINAL}
+    entries = SeasonEntry.objects.filter(
+        person=person, status__in=[SeasonEntry.QUALIFIED, SeasonEntry.INVITED]
+    ).select_related("season__federation")
+    for entry in entries:
+        stage = Stage.SPORT_ULTI if entry.stage == Stage.SPORT_ULTI else next_stage.get(entry.stage)
+        if stage is not None and (entry.season_id, stage) not in rows:
+            rows[(entry.season_id, stage)] = QualificationRow(
+                entry.season.federation, Stage(stage).label, season=entry.season
+            )
+    return sorted(rows.values(), key=lambda r: (-r.season.year, r.name))
+
+
+def qualifications(person: Person) -> list[QualificationRow]:
+    """His masterpoint classes and his NUB qualifications, each with where it came from; all public
+    (the lists and the season tables show them too)."""
+    return _class_rows(person) + _season_rows(person)
 
 
 def open_entries(person: Person, today: datetime.date | None = None) -> list[dict]:

@@ -3,7 +3,7 @@
 It lives here, not in federation, because it reads the events (tournaments), the games' final results
 (through ``rankings.sources``) and the masterpoint ledger; federation is the bottom layer and imports none.
 Public: memberships, every event played with place, score, masterpoints and rating change, masterpoints
-by year. The person himself and his federations' staff (``federation.view_person_private``) also see the
+by year, the masterpoint and rating history charts and the qualifications. The person himself and his federations' staff (``federation.view_person_private``) also see the
 birth date and contacts, open entries with waiting-list positions, suspensions and licences.
 """
 
@@ -27,6 +27,8 @@ def person_detail(request, pk):
         "is_self": request.user.is_authenticated and person.user_id == request.user.pk,
         "played": player_page.played_events(person),
         "by_year": player_page.masterpoints_by_year(person),
+        "charts": player_page.history_charts(person),
+        "qualifications": player_page.qualifications(person),
     }
     if show_private:
         context["open_entries"] = player_page.open_entries(person)

@@ -1,18 +1,19 @@
 """A player's page: his awards, superseded awards, list positions and rating history."""
 
-import datetime
-
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
 
 from federation.models import Federation, Person
 
-from .. import charts
 from ..engine import rating as rating_engine
 from ..models import ListEntry, ListKind, PlayerRating
-from ..services.history import award_history, rating_history, superseded_awards
+from ..services.history import (
+    award_history,
+    masterpoint_chart,
+    rating_chart,
+    rating_history,
+    superseded_awards,
+)
 
 
 def player(request, code, person_id):
@@ -24,24 +25,10 @@ def player(request, code, person_id):
         (e.kind, e.year): e
         for e in ListEntry.objects.filter(person=person, federation=federation).filter(year__in=[0, year])
     }
-    mp_chart = ""
-    if history:
-        points = [(history[0].date - datetime.timedelta(days=1), 0)] + [
-            (a.date, a.running_total) for a in history
-        ]
-        mp_chart = mark_safe(charts.step_chart(points, title=_("Running total of masterpoints")))
+    mp_chart = masterpoint_chart(history)
     rating = PlayerRating.objects.filter(person=person, federation=federation).first()
     ratings = list(rating_history(person, federation)) if federation.game == Federation.ULTI else []
-    rating_chart = ""
-    if ratings:
-        rating_chart = mark_safe(  # charts escapes every text it writes
-            charts.step_chart(
-                [(r.date, r.display) for r in ratings],
-                title=_("Rating after each event"),
-                step=False,
-                start_at_zero=False,
-            )
-        )
+    rating_svg = rating_chart(ratings)
     membership = person.memberships.filter(federation=federation).select_related("club").first()
     return render(
         request,
@@ -59,7 +46,7 @@ def player(request, code, person_id):
             "rating": rating,
             "ratings": list(reversed(ratings)),
             "mp_chart": mp_chart,
-            "rating_chart": rating_chart,
+            "rating_chart": rating_svg,
             "year": year,
             "provisional_tables": rating_engine.PROVISIONAL_TABLES,
         },
