@@ -229,12 +229,13 @@ def _rescore_boards(
             )
             loaded.append(other)
         session_totals[seats[standing.pair_id].pair_id].append((other, standing))
-    played = defaultdict(set)
-    for board, entries in live.engine.entries.items():
-        for entry in entries:
-            played[int(entry.ns)].add(board)
-            played[int(entry.ew)].add(board)
-    item.played = played
+    if reads.people.substitutions:  # who played which boards matters only to a substitute's rights
+        played = defaultdict(set)
+        for board, entries in live.engine.entries.items():
+            for entry in entries:
+                played[int(entry.ns)].add(board)
+                played[int(entry.ew)].add(board)
+        item.played = played
     event_results = []
     if settings.tie_break != TieBreak.SHARED:
         event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
@@ -287,7 +288,7 @@ def _rescore_boards(
 
 def _penalties(rows: list[tuple], boards, settings: PairEvent) -> list[Penalty]:
     """The version's penalties the engine takes: those of pairs with a result (on the board), as `_score`."""
-    if settings.method != Method.MATCHPOINTS:
+    if settings.method != Method.MATCHPOINTS or not rows:
         return []
     seated = {(board, key) for board, entries in boards.items() for e in entries for key in (e.ns, e.ew)}
     playing = {key for _board, key in seated}
