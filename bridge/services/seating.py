@@ -1,10 +1,11 @@
 """Seating on the movement page: VSz 13 in mixed pairs (who sits where, and the lady's wrong seats) and the
 entries' seating requests (VSz 10), both for the director."""
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from bridge.engine import seating
-from tournaments.models import Event
+from tournaments.models import Entry, EntryMember, Event
 
 from . import notation
 
@@ -54,6 +55,15 @@ def mixed_seating(seats: dict, guide: dict) -> dict:
             if e.seats
         }
     return {"findings": findings, "who": who}
+
+
+def entry_requests(event) -> list:
+    """The event's open entries that asked for a seating, for the session setup (where sections are made)."""
+    return list(
+        event.entries.filter(status__in=(Entry.Status.ACTIVE, Entry.Status.WAITING))
+        .exclude(seating_request="")
+        .prefetch_related(Prefetch("members", queryset=EntryMember.objects.select_related("person")))
+    )
 
 
 def seating_requests(seats: dict) -> list[dict]:

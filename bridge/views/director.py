@@ -78,7 +78,14 @@ def event_setup(request, pk):
     return render(
         request,
         "bridge/setup.html",
-        {"event": event, "settings_form": settings_form, "session_form": session_form, "sessions": sessions},
+        {
+            "event": event,
+            "settings_form": settings_form,
+            "session_form": session_form,
+            "sessions": sessions,
+            "seating_requests": seating.entry_requests(event),
+            "mixed": seating.is_mixed(event),
+        },
     )
 
 

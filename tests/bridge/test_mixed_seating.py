@@ -124,3 +124,24 @@ def test_the_director_sees_the_seating_requests_a_player_does_not(client, make_u
     client.force_login(other_player.user)
     response = client.get(reverse("bridge_guide_cards", args=[session.pk]))
     assert response.status_code in (403, 404)
+
+
+@pytest.mark.django_db
+def test_the_session_setup_page_lists_the_entries_requests(client, make_user, mixed_session):
+    event, _session = mixed_session
+    asked = event.entries.order_by("pk").first()
+    Entry.objects.filter(pk=asked.pk).update(seating_request="non_smoking")
+    withdrawn = event.entries.order_by("pk").last()
+    Entry.objects.filter(pk=withdrawn.pk).update(
+        seating_request="other", seating_note="visszalépett", status=Entry.Status.WITHDRAWN
+    )
+    url = reverse("bridge_setup", args=[event.pk])
+    client.force_login(make_user("setup-tv@example.hu", kind=Role.DIRECTOR, event=event))
+    page = client.get(url).content.decode()
+    assert 'data-seating-request="non_smoking"' in page and "data-mixed" in page
+    assert "visszalépett" not in page  # a withdrawn entry's request is no longer the director's concern
+    player = asked.members.get(position=1).person
+    player.user = make_user("setup-jatekos@example.hu")
+    player.save(update_fields=["user"])
+    client.force_login(player.user)
+    assert client.get(url).status_code in (403, 404)
