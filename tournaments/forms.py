@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.engine.text import search_key
 from federation.models import Club, Federation, QualifiedDirector, Role
 
-from .models import Division, Event, Session
+from .models import Division, Entry, Event, Session
 from .results_pages import scored_formats
 from .rule_sets import rule_set_choices
 from .services import directors as director_picks
@@ -308,6 +308,32 @@ class EntryForm(forms.Form):
                 % {"fee": fee},
                 required=False,
             )
+        if event.federation.game == Federation.BRIDGE:
+            self.fields["seating_request"] = forms.ChoiceField(
+                label=_("Seating request"),
+                choices=[("", _("none"))] + Entry.SeatingRequest.choices,
+                required=False,
+                help_text=_("Shown to the director, not to the other players (VSz 10)."),
+            )
+            self.fields["seating_note"] = forms.CharField(
+                label=_("Seating note"), max_length=200, required=False
+            )
+
+    def clean(self):
+        data = super().clean()
+        if (
+            data.get("seating_request") == Entry.SeatingRequest.OTHER
+            and not data.get("seating_note", "").strip()
+        ):
+            self.add_error("seating_note", _("Say in a few words what you ask for."))
+        return data
+
+    def seating(self):
+        """The create_entry keywords for the seating request (empty on an ulti event)."""
+        return {
+            "seating_request": self.cleaned_data.get("seating_request", ""),
+            "seating_note": self.cleaned_data.get("seating_note", ""),
+        }
 
     @staticmethod
     def _player_label(shape, i):

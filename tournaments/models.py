@@ -458,6 +458,12 @@ class Entry(models.Model):
         WITHDRAWN = "withdrawn", _("withdrawn")
         DECLINED = "declined", _("declined by the partner")
 
+    class SeatingRequest(models.TextChoices):
+        # VSz 10: who asks for a non-smoking place plays at least half of the event in one.
+        NON_SMOKING = "non_smoking", _("non-smoking table")
+        STATIONARY = "stationary", _("stationary table (mobility)")
+        OTHER = "other", _("other (see the note)")
+
     event = models.ForeignKey(
         Event, on_delete=models.PROTECT, related_name="entries", verbose_name=_("event")
     )
@@ -502,6 +508,10 @@ class Entry(models.Model):
     # Recorded by the organiser or director once play had started (Event.has_started): a VSz 25 withdrawal
     # during play. Its place is not given to the waiting list.
     withdrawn_during_play = models.BooleanField(_("withdrew during play"), default=False)
+    seating_request = models.CharField(
+        _("seating request"), max_length=12, choices=SeatingRequest.choices, blank=True
+    )
+    seating_note = models.CharField(_("seating note"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["event", "entered_at", "pk"]

@@ -20,7 +20,18 @@ from ..models import (
     Substitution,
     Withdrawal,
 )
-from ..services import adjustments, corrections, decisions, notation, pages, roster, setup, uploads, versions
+from ..services import (
+    adjustments,
+    corrections,
+    decisions,
+    notation,
+    pages,
+    roster,
+    seating,
+    setup,
+    uploads,
+    versions,
+)
 from ..services.exports import pair_labels
 from . import decisions as decision_views
 from .common import MANAGE, event_or_deny, session_context, session_or_deny
@@ -78,7 +89,14 @@ def event_setup(request, pk):
     return render(
         request,
         "bridge/setup.html",
-        {"event": event, "settings_form": settings_form, "session_form": session_form, "sessions": sessions},
+        {
+            "event": event,
+            "settings_form": settings_form,
+            "session_form": session_form,
+            "sessions": sessions,
+            "seating_requests": seating.entry_requests(event),
+            "mixed": seating.is_mixed(event),
+        },
     )
 
 
@@ -233,21 +251,29 @@ def adjust(request, pk):
 
 def guide_cards(request, pk):
     session = session_or_deny(request, pk, MANAGE)
+    mixed = seating.is_mixed(session.event)
     sections = []
     for section in session.sections.all():
-        plan = section.plan()
-        if plan is None:
-            sections.append({"section": section, "plan": None})
-            continue
         seats = {
             s.number: s
             for s in SessionPair.objects.filter(section=section).select_related(
-                "pair__player1", "pair__player2"
+                "pair__player1", "pair__player2", "pair__entry"
             )
         }
+        requests = seating.seating_requests(seats)
+        plan = section.plan()
+        if plan is None:
+            sections.append({"section": section, "plan": None, "requests": requests})
+            continue
+        guide = movements.guide_cards(plan)
+        mixed_check = seating.mixed_seating(seats, guide) if mixed else {"findings": [], "who": {}}
         cards = [
-            {"number": number, "seat": seats.get(number), "entries": entries}
-            for number, entries in sorted(movements.guide_cards(plan).items())
+            {
+                "number": number,
+                "seat": seats.get(number),
+                "rows": [(e, mixed_check["who"].get(number, {}).get(e.round)) for e in entries],
+            }
+            for number, entries in sorted(guide.items())
         ]
         sections.append(
             {
@@ -255,12 +281,15 @@ def guide_cards(request, pk):
                 "plan": plan,
                 "note": pages.movement_note(section, plan),
                 "check": movements.validate(plan),
-                "findings": pages.movement_findings(plan),
+                "findings": pages.movement_findings(plan) + mixed_check["findings"],
                 "rounds": [plan.round_plan(r) for r in range(1, plan.rounds + 1)],
                 "cards": cards,
+                "requests": requests,
             }
         )
-    return render(request, "bridge/guide_cards.html", session_context(request, session, sections=sections))
+    return render(
+        request, "bridge/guide_cards.html", session_context(request, session, sections=sections, mixed=mixed)
+    )
 
 
 def roster_page(request, pk):

@@ -81,6 +81,8 @@ def create_entry(
     by_organiser=False,
     over_capacity=False,
     buy_licences=False,
+    seating_request="",
+    seating_note="",
     now=None,
 ) -> Entry:
     """Enter `players` (Person objects, the entrant or captain first). Raises EntryRefused, writing nothing.
@@ -122,6 +124,8 @@ def create_entry(
         entered_at=now,
         by_organiser=by_organiser,
         late=event.deadline_passed(now),
+        seating_request=seating_request,
+        seating_note=(seating_note or "").strip()[:200],
     )
     members = []
     for i, person in enumerate(players):

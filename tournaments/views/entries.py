@@ -44,6 +44,7 @@ def entry_create(request, pk):
                 division_id=form.cleaned_data.get("division") and form.cleaned_data["division"].pk,
                 team_name=form.cleaned_data.get("team_name", ""),
                 buy_licences=form.cleaned_data.get("buy_licences", False),
+                **form.seating(),
             )
         except Refused as refused:
             show_refusal(request, refused)
@@ -197,6 +198,7 @@ def manage_entries(request, pk):
         {
             "event": event,
             "groups": groups,
+            "seating_requests": [e for e in entries if e.is_open and e.seating_request],
             "form": EntryForm(event=event, by_organiser=True),
             "divisions": event.divisions.all(),
             "started": event.has_started(),
@@ -227,6 +229,7 @@ def entry_add(request, pk):
             by_organiser=True,
             over_capacity=form.cleaned_data.get("over_capacity", False),
             buy_licences=form.cleaned_data.get("buy_licences", False),
+            **form.seating(),
         )
     except Refused as refused:
         show_refusal(request, refused)
