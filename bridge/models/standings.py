@@ -12,7 +12,7 @@ PCT = dict(max_digits=7, decimal_places=2, null=True, blank=True)
 # The computed rows are deleted and rewritten whole by the recompute, under the event's lock, from the
 # append-only versions; a database foreign-key check on each of their thousands of rows (a row lock on the
 # referenced row, at commit) was most of a recompute's time. Django still cascades and protects these
-# relations itself (on_delete), and tests/bridge/test_computed_rows_integrity.py holds it to that.
+# relations itself (on_delete), and tests/bridge/test_scored_board_digests.py holds it to that.
 COMPUTED = dict(db_constraint=False)
 
 
