@@ -11,7 +11,7 @@ from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
 from ..models import BoardResult, PairSession, SessionPair
-from ..services import corrections, dealing, decisions, exports, pages, versions
+from ..services import cards, corrections, dealing, decisions, exports, pages, versions
 from .common import MANAGE, VIEW, session_context, session_or_deny
 from .dealing import refuse_if_sealed
 
@@ -85,6 +85,10 @@ def session_page(request, pk):
             mine=mine,
             version=latest,
             in_force=decisions.summary(latest) if latest and request.user.has_perm(MANAGE, session) else [],
+            # VSz 15 / 32 g: the director sees which pairs' cards are missing or incomplete; players of the
+            # event (and the director) reach each pair's card from the list.
+            card_flags=cards.session_flags(session) if request.user.has_perm(MANAGE, session) else [],
+            see_cards=bool(mine) or request.user.has_perm(MANAGE, session),
             publish_warning=corrections.publish_warning(session)
             if latest and session.published_at is None and request.user.has_perm(MANAGE, session)
             else "",
