@@ -73,16 +73,25 @@ def is_pair_player(user, pair):
     return pair is not None and person_id is not None and person_id in pair.player_ids
 
 
+def plays_in_event(user, event) -> bool:
+    """A player (or substitute) of any pair of the event."""
+    return _plays_in(user, event.pk)
+
+
 @rules.predicate
 def plays_in_event_of(user, pair):
     """A player (or substitute) of any pair of the pair's event: the pair's possible opponents."""
+    return pair is not None and _plays_in(user, pair.event_id)
+
+
+def _plays_in(user, event_id) -> bool:
     person_id = _person_id(user)
-    if pair is None or person_id is None:
+    if person_id is None:
         return False
-    in_pair = Pair.objects.filter(Q(player1_id=person_id) | Q(player2_id=person_id), event_id=pair.event_id)
+    in_pair = Pair.objects.filter(Q(player1_id=person_id) | Q(player2_id=person_id), event_id=event_id)
     return (
         in_pair.exists()
-        or Substitution.objects.filter(pair__event_id=pair.event_id, substitute_id=person_id).exists()
+        or Substitution.objects.filter(pair__event_id=event_id, substitute_id=person_id).exists()
     )
 
 

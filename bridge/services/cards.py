@@ -87,6 +87,20 @@ def submit_file(pair, user, upload, notes: str = "") -> ConventionCard:
     return card
 
 
+def event_pairs(event) -> list:
+    """The event's pairs, for the list of their cards."""
+    return list(Pair.objects.filter(event=event).select_related("player1", "player2").order_by("pk"))
+
+
+def session_pairs(session) -> list:
+    """The pairs seated in the session, for the list of their cards."""
+    return list(
+        Pair.objects.filter(seats__section__session=session)
+        .select_related("player1", "player2")
+        .order_by("pk")
+    )
+
+
 def session_flags(session) -> list[dict]:
     """The pairs of the session without a card, or with one lacking a required field, each with the VSz 32 g
     range of the penalty for it (per cent of a top)."""

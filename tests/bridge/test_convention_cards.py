@@ -171,10 +171,22 @@ def test_the_director_sees_missing_and_incomplete_cards_with_the_penalty_range(
     html = client.get(reverse("bridge_session", args=[session.pk])).content.decode()
     assert 'id="card-flags"' in html and "VSz 32 g: 50% – 100%" in html and "VSz 32 g: warning – 50%" in html
     assert reverse("bridge_pair_card", args=[incomplete.pk]) in html
-    # A player does not see the director's flags.
+    # The event's players reach every pair's card from the event page (before any result is published),
+    # never the director's flags; a visitor who plays in no pair of it gets no list.
+    event_page = reverse("bridge_event", args=[event.pk])
     client.force_login(_player_of(make_user, complete, "p1@example.hu"))
+    html = client.get(event_page).content.decode()
+    assert 'id="card-list"' in html and 'id="card-flags"' not in html
+    assert all(reverse("bridge_pair_card", args=[p.pk]) in html for p in pairs)
+    client.force_login(make_user("nezo@example.hu"))
+    response = client.get(event_page)
+    assert response.status_code == 200 and 'id="card-list"' not in response.content.decode()
+    # Once published, the session's pair list links each pair's card for the players.
+    session.published_at = timezone.now()
+    session.save()
+    client.force_login(_player_of(make_user, incomplete, "p2@example.hu"))
     html = client.get(reverse("bridge_session", args=[session.pk])).content.decode()
-    assert 'id="card-flags"' not in html
+    assert 'id="card-list"' in html and 'id="card-flags"' not in html
     # A simplified-card event does not ask for the openings.
     event.event_class = Event.EventClass.CLUB
     event.save()
