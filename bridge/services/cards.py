@@ -10,7 +10,15 @@ from django.db import transaction
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
-from results.upload_input import ALLOWED_TYPES, UploadTooLarge, display_name, read_upload_bytes, sniff
+from results.upload_input import (
+    _UNSAFE,
+    ALLOWED_EXTENSIONS,
+    ALLOWED_TYPES,
+    UploadTooLarge,
+    display_name,
+    read_upload_bytes,
+    sniff,
+)
 from tournaments.models import Event
 
 from ..engine.scoring.adjusted import PENALTY_CATALOGUE
@@ -52,7 +60,17 @@ def submit_form(pair, user, data: dict) -> ConventionCard:
     if not any(values.values()):
         raise ValidationError(_("The card is empty: fill in at least the bidding system."))
     card = ConventionCard(pair=pair, card_class=card_class(pair.event), submitted_by=user, **values)
-    card.full_clean(exclude=["file", "submitted_by", "pair"])
+    try:
+        card.full_clean(exclude=["file", "submitted_by", "pair"])
+    except ValidationError as error:
+        # Each message names its field: "1NT opening range: Ensure this value has at most 40 characters".
+        raise ValidationError(
+            [
+                f"{ConventionCard._meta.get_field(name).verbose_name}: {message}"
+                for name, messages in error.message_dict.items()
+                for message in messages
+            ]
+        )
     card.save()
     return card
 
@@ -72,6 +90,12 @@ def submit_file(pair, user, upload, notes: str = "") -> ConventionCard:
     if kind is None or kind[0] not in ALLOWED_TYPES:
         raise ValidationError(_("A convention card can be a PDF document or a PNG or JPEG photo only."))
     content_type, extension = kind
+    declared = (getattr(upload, "name", "") or "").replace("\\", "/").rsplit("/", 1)[-1].rpartition(".")
+    if declared[1] and declared[2].lower() not in ALLOWED_EXTENSIONS:
+        raise ValidationError(
+            _("A convention card can be a .pdf, .png, .jpg or .jpeg file, not .%(extension)s.")
+            % {"extension": _UNSAFE.sub("", declared[2])[:10]}
+        )
     card = ConventionCard(
         pair=pair,
         card_class=card_class(pair.event),

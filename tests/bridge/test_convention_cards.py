@@ -97,6 +97,8 @@ def test_a_pair_fills_in_and_uploads_its_card_earlier_ones_kept(event, session, 
         ("card.png", b"GIF89a" + b"\0" * 40, "PDF document or a PNG or JPEG photo only"),
         ("card.pdf", b"%PDF-" + b"x" * (cards.MAX_BYTES + 10), "larger than"),
         ("card.pdf", b"", "empty"),
+        ("card.html", PDF, "not .html"),
+        ("card.svg", b"\x89PNG\r\n\x1a\n" + b"\0" * 40, "not .svg"),
     ],
 )
 def test_a_hostile_upload_is_refused_and_nothing_stored(
@@ -115,6 +117,18 @@ def test_a_hostile_upload_is_refused_and_nothing_stored(
         assert response.status_code == 400
     assert not ConventionCard.objects.exists()
     assert not any(p.is_file() for p in tmp_path.rglob("*"))
+
+
+@pytest.mark.django_db
+def test_a_bad_form_names_the_field_and_stores_nothing(event, session, pairs, make_user, client):
+    pair = pairs[0]
+    client.force_login(_player_of(make_user, pair, "p1@example.hu"))
+    url = reverse("bridge_pair_card", args=[pair.pk])
+    response = client.post(url, {**FULL, "notrump_range": "1" * 41})
+    assert response.status_code == 400
+    assert "1NT opening range: Ensure this value has at most 40 characters" in response.content.decode()
+    assert client.post(url, {"system": "  "}).status_code == 400
+    assert not ConventionCard.objects.exists()
 
 
 @pytest.mark.django_db
