@@ -7,11 +7,12 @@ published results of public events, and the scoring settings of public events.
 """
 
 import rules
+from django.db.models import Q
 
 from federation.predicates import is_club_admin, is_event_director, is_federation_staff, is_superuser
 from tournaments.permissions import is_public_event, runs_entries
 
-from .models import PairSession
+from .models import Pair, PairSession, Substitution
 
 runs_results = is_superuser | is_event_director | is_federation_staff
 # The organiser (the admin of the organising club, federation staff) announces the tie-break (VSz 26).
@@ -58,3 +59,43 @@ rules.add_perm("bridge.change_tie_break", directs_or_organises)
 rules.add_perm("bridge.check_program", is_federation_staff)
 # The federation's psych register (VSz 17): players with psychs in more than one record, across its events.
 rules.add_perm("bridge.view_psych_register", is_federation_staff)
+
+
+def _person_id(user):
+    person = getattr(user, "person", None) if user.is_authenticated else None
+    return getattr(person, "pk", None)
+
+
+@rules.predicate
+def is_pair_player(user, pair):
+    """A player of the pair (bridge.Pair) itself."""
+    person_id = _person_id(user)
+    return pair is not None and person_id is not None and person_id in pair.player_ids
+
+
+def plays_in_event(user, event) -> bool:
+    """A player (or substitute) of any pair of the event."""
+    return _plays_in(user, event.pk)
+
+
+@rules.predicate
+def plays_in_event_of(user, pair):
+    """A player (or substitute) of any pair of the pair's event: the pair's possible opponents."""
+    return pair is not None and _plays_in(user, pair.event_id)
+
+
+def _plays_in(user, event_id) -> bool:
+    person_id = _person_id(user)
+    if person_id is None:
+        return False
+    in_pair = Pair.objects.filter(Q(player1_id=person_id) | Q(player2_id=person_id), event_id=event_id)
+    return (
+        in_pair.exists()
+        or Substitution.objects.filter(pair__event_id=event_id, substitute_id=person_id).exists()
+    )
+
+
+# Convention cards (VSz 15): the pair (or its director, taking a card handed in on paper) submits one; the
+# opponents, i.e. every player of the event, and whoever runs the results see it.
+rules.add_perm("bridge.submit_card", is_pair_player | runs_results)
+rules.add_perm("bridge.view_card", plays_in_event_of | runs_results)

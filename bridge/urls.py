@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import dealing, decisions, director, pdf, players, program_check, public, rulings
+from .views import cards, dealing, decisions, director, pdf, players, program_check, public, rulings
 
 urlpatterns = [
     path("", public.results_index, name="bridge_results"),
@@ -41,5 +41,7 @@ urlpatterns = [
     path("sessions/<int:pk>/correction/", players.correction_request, name="bridge_correction_request"),
     path("corrections/<int:pk>/decide/", director.decide_correction, name="bridge_correction_decide"),
     path("federations/<int:pk>/program-check/", program_check.program_check, name="bridge_program_check"),
+    path("pairs/<int:pk>/card/", cards.pair_card, name="bridge_pair_card"),
+    path("cards/<int:pk>/file/", cards.card_file, name="bridge_card_file"),
     path("deal-statistics/", dealing.any_statistics, name="bridge_deal_statistics"),
 ]

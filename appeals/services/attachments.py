@@ -8,7 +8,6 @@ of its real type); a name with another extension (.html, .svg) is refused.
 """
 
 import hashlib
-import re
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -16,50 +15,23 @@ from django.db import transaction
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
-from results.upload_input import UploadTooLarge, read_upload_bytes
+from results.upload_input import (  # noqa: F401  (sniff, display_name: re-exported for callers here)
+    _UNSAFE,
+    ALLOWED_EXTENSIONS,
+    ALLOWED_TYPES,
+    EXTENSIONS,
+    SIGNATURES,
+    UploadTooLarge,
+    display_name,
+    read_upload_bytes,
+    sniff,
+)
 
 from ..models import Appeal, Attachment, TimelineEntry
 from . import timeline
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PER_CASE = 20
-# (magic bytes, content type, extension)
-SIGNATURES = (
-    (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
-    (b"\xff\xd8\xff", "image/jpeg", "jpg"),
-    (b"%PDF-", "application/pdf", "pdf"),
-)
-ALLOWED_TYPES = {content_type for _magic, content_type, _ext in SIGNATURES}
-# The file names an upload may carry, by the type its bytes show; any other extension (.html, .svg, .exe) is
-# refused, and a name whose extension does not match its bytes gets the right one.
-EXTENSIONS = {"image/png": ("png",), "image/jpeg": ("jpg", "jpeg"), "application/pdf": ("pdf",)}
-ALLOWED_EXTENSIONS = {ext for exts in EXTENSIONS.values() for ext in exts}
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/<>:*?|;%]+')
-
-
-def sniff(head: bytes) -> tuple[str, str] | None:
-    """(content type, extension) of a PNG, JPEG or PDF by its first bytes; None for anything else."""
-    for magic, content_type, extension in SIGNATURES:
-        if head.startswith(magic):
-            return content_type, extension
-    return None
-
-
-def display_name(name: str, content_type: str) -> str:
-    """The uploader's file name made a safe label: no path, no control or quoting characters, at most 150
-    characters, always ending in the extension of the type its bytes show ("IMG 1.jpg", "lap.pdf")."""
-    extensions = EXTENSIONS.get(content_type, ("bin",))
-    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
-    base = _UNSAFE.sub("_", base).strip(" ._") or "file"
-    stem, dot, extension = base.rpartition(".")
-    if not dot or not stem:
-        stem, extension = base, ""
-    extension = extension.lower()
-    if extension in extensions:
-        return f"{stem[:140]}.{extension}"
-    if extension in ALLOWED_EXTENSIONS:  # "scan.pdf" whose bytes are a PNG: the right extension instead
-        return f"{stem[:140]}.{extensions[0]}"
-    return f"{base[:140]}.{extensions[0]}"  # a name stored before the check ("x.html"): "x.html.png"
 
 
 def download_type(attachment) -> str:

@@ -1,6 +1,7 @@
 """Stored facts of bridge pair events: setup, append-only result versions, materialised standings,
 correction requests, substitutes and withdrawals, sealed computer-dealt sets."""
 
+from .cards import ConventionCard
 from .dealing import DealSet, SessionStart
 from .programs import AcceptedProgram
 from .psychs import PsychRecord
@@ -15,6 +16,7 @@ __all__ = [
     "BoardResult",
     "BoardScore",
     "ScoredBoard",
+    "ConventionCard",
     "CorrectionRequest",
     "DealSet",
     "EventStanding",

@@ -12,7 +12,8 @@ from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
 from ..models import BoardResult, PairSession, SessionPair
-from ..services import corrections, dealing, decisions, exports, pages, versions
+from ..permissions import plays_in_event
+from ..services import cards, corrections, dealing, decisions, exports, pages, versions
 from .common import MANAGE, VIEW, session_context, session_or_deny
 from .dealing import refuse_if_sealed
 
@@ -63,6 +64,10 @@ def event_page(request, pk):
             "can_manage": can_manage,
             "processing": pages.processing(event.pk),
             "recompute_error": pages.recompute_error(event.pk) if can_manage else "",
+            # VSz 15: the event's players (every pair's possible opponents) and its director reach the cards.
+            "card_pairs": cards.event_pairs(event)
+            if can_manage or (request.user.is_authenticated and plays_in_event(request.user, event))
+            else [],
         },
     )
 
@@ -92,6 +97,10 @@ def session_page(request, pk):
             mine=mine,
             version=latest,
             in_force=decisions.summary(latest) if latest and request.user.has_perm(MANAGE, session) else [],
+            # VSz 15 / 32 g: the director sees which pairs' cards are missing or incomplete; players of the
+            # event (and the director) reach each pair's card from the list.
+            card_flags=cards.session_flags(session) if request.user.has_perm(MANAGE, session) else [],
+            card_pairs=cards.session_pairs(session) if mine or request.user.has_perm(MANAGE, session) else [],
             publish_warning=corrections.publish_warning(session)
             if latest and session.published_at is None and request.user.has_perm(MANAGE, session)
             else "",

@@ -268,6 +268,18 @@ def _build_world():
     ):
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
+    # The player's pair's convention card (VSz 15), uploaded as a PDF: its page and its file.
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from bridge.models import Pair
+    from bridge.services import cards
+
+    my_pair = Pair.objects.filter(event=pair_event).filter(player1=player_person).first() or Pair.objects.get(
+        event=pair_event, player2=player_person
+    )
+    card = cards.submit_file(my_pair, users["player"], SimpleUploadedFile("card.pdf", b"%PDF-1.4\n%%EOF\n"))
+    kwargs["bridge_pair_card"] = {"pk": my_pair.pk}
+    kwargs["bridge_card_file"] = {"pk": card.pk}
     kwargs["bridge_fouled_board"] = {"pk": session.pk, "board": 1}
     kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
     kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": 1}

@@ -134,6 +134,13 @@ PAGES = {
     # VSz 27, 17 (issue #22): the event's director and its federation's staff only
     "bridge_fouled_board": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_psychs": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    # Convention cards (VSz 15): the event's players (the opponents) and who runs it read; the pair (and the
+    # director) submit.
+    "bridge_pair_card": {
+        "GET": {"player", "other_player"} | RUNS_BRIDGE_EVENT,
+        "POST": {"player"} | RUNS_BRIDGE_EVENT,
+    },
+    "bridge_card_file": {"GET": {"player", "other_player"} | RUNS_BRIDGE_EVENT},
     "bridge_event_psychs": {"GET": RUNS_BRIDGE_EVENT},
     "bridge_federation_psychs": {"GET": MBSZ_STAFF},  # across the federation's events: its staff
     "bridge_hand_records": {"GET": PUBLIC},
