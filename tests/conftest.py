@@ -192,3 +192,15 @@ def seeded_demo(django_db_blocker, then=None):
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def english_pages(client, settings):
+    """A test that reads the English source texts: its pages in English (the language switch's cookie) and
+    its service messages too. The Hungarian pages are the default everywhere else."""
+    from django.utils import translation
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    settings.LANGUAGE_CODE = "en"  # every other client of the test, too
+    with translation.override("en"):
+        yield

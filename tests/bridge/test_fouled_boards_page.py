@@ -193,7 +193,7 @@ def test_the_page_marks_the_board_and_shows_the_engines_scores(event, session, d
     page = client.get(url)
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'name="duplicated"' in html and "not fouled: matchpoints over the whole board" in html
+    assert 'name="duplicated"' in html and "nincs eltokolva: meccspont a teljes leosztásra" in html
     played = board_one(session)
     data = {f"group-{r['ns_id']}-{r['ew_id']}": "1" if r["score"] > 0 else "2" for r in played}
     data["reason"] = "rossz duplikálás"
@@ -202,13 +202,13 @@ def test_the_page_marks_the_board_and_shows_the_engines_scores(event, session, d
     assert done.status_code == 302 and done.url == url
     recompute_event(event.pk)
     html = client.get(url).content.decode()
-    assert "3 results: 70%, 60% and 50%" in html and "2 results: 65% and 55%" in html
+    assert "3 eredmény: 70%, 60% és 50%" in html and "2 eredmény: 65% és 55%" in html
     assert "4,40" in html  # the worse result of the group of two: 55% of 8, decimal comma (Hungarian page)
     # A bad group number: 400, the message names the table, nothing written.
     number = versions.latest_version(session).number
     bad = {**data, f"group-{played[0]['ns_id']}-{played[0]['ew_id']}": "x"}
     refused = client.post(url, bad)
-    assert refused.status_code == 400 and "the deal group is a number" in refused.content.decode()
+    assert refused.status_code == 400 and "a leosztásváltozat" in refused.content.decode()
     assert versions.latest_version(session).number == number
     # Reachable from the session page's director menu.
     assert url in client.get(reverse("bridge_session", args=[session.pk])).content.decode()

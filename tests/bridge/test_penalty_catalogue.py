@@ -131,6 +131,7 @@ def client_of(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("english_pages")
 def test_the_page_picks_the_offence_and_gives_lateness(event, session, director, client_of):
     client = client_of(director)
     url = reverse("bridge_adjust", args=[session.pk])

@@ -49,6 +49,7 @@ def session(event, director):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("english_pages")
 def test_repeated_psychs_of_a_pair_are_shown(event, session, director, client):
     seat, other = SessionPair.objects.filter(section__session=session).order_by("number")[:2]
     client.force_login(director)

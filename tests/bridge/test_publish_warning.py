@@ -70,6 +70,7 @@ def test_the_warning_by_the_minutes_left(event, director):
     assert corrections.publish_warning(second, NEXT + datetime.timedelta(hours=4)) == ""
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_the_director_is_warned_before_and_when_publishing(client, event, director):
     first = _session(event, director, 1)
     client.force_login(director)

@@ -34,6 +34,7 @@ def seats(event):
     return session, {s.number: s for s in SessionPair.objects.filter(section__session=session)}
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_a_player_of_the_event_cannot_substitute(seats, director):
     session, seat = seats
     other_pairs_player = seat[3].pair.player1
@@ -44,6 +45,7 @@ def test_a_player_of_the_event_cannot_substitute(seats, director):
     assert not Substitution.objects.exists()
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_an_outsider_substitutes_once_per_session(seats, director, make_person):
     session, seat = seats
     outsider = make_person()
@@ -55,6 +57,7 @@ def test_an_outsider_substitutes_once_per_session(seats, director, make_person):
     assert Substitution.objects.count() == 2
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_no_pair_plays_with_two_substitutes(seats, director, make_person):
     session, seat = seats
     pair = seat[1].pair
@@ -68,6 +71,7 @@ def test_no_pair_plays_with_two_substitutes(seats, director, make_person):
     assert Substitution.objects.filter(pair=pair).count() == 2
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_the_roster_page_names_the_refusal(client, seats, director, event, mbsz):
     session, seat = seats
     player = seat[3].pair.player1

@@ -174,6 +174,7 @@ def test_a_refused_entry_buys_no_licence(sport_ulti, ulti_player):
     assert not Licence.objects.exists()
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_bought_licence_on_the_entry_page_shows_unpaid_until_the_staff_record_it(
     client, sport_ulti, ulti_player, staff_mausz
 ):

@@ -43,6 +43,7 @@ def test_person_page_offers_the_legal_basis_to_the_club_admin_only(
     assert url not in client.get(reverse("person_detail", args=[offline.pk])).content.decode()
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_person_page_shows_a_revoked_licence_as_revoked(client, ulti_player, mausz, staff_mausz):
     player = ulti_player(licence_year=YEAR)
     licences.revoke(Licence.objects.get(person=player), staff_mausz, "eltiltás")

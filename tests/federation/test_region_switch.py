@@ -43,6 +43,7 @@ def switcher(ulti_player, mausz, regions):
     return person
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_switch_after_playing_elsewhere_is_refused_without_consent(switcher, mausz, regions):
     event = _qualifier(mausz, regions[1], 10, "FT 1.")
     with pytest.raises(EntryRefused) as info:
@@ -51,6 +52,7 @@ def test_switch_after_playing_elsewhere_is_refused_without_consent(switcher, mau
     assert not Entry.objects.filter(event=event).exists()
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_switch_with_the_boards_consent_is_accepted(client, switcher, mausz, regions, staff_mausz):
     event = _qualifier(mausz, regions[1], 10, "FT 1.")
     notice = RegionNotice.objects.get(person=switcher)

@@ -57,6 +57,7 @@ def test_a_receipt_shows_the_payment_in_hungarian(pair, club_admin):
     assert f"{payment.paid_on.year}. " in read.text  # a Hungarian date
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_a_refund_gets_a_refund_receipt(pair, club_admin):
     pay(pair, club_admin, 4000)
     refund = pay(pair, club_admin, 1500, refund=True, note="túlfizetés")
@@ -67,6 +68,7 @@ def test_a_refund_gets_a_refund_receipt(pair, club_admin):
     assert f"-V-{timezone.localtime(refund.recorded_at).year}-{refund.pk:06d}" in read.text
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_money_the_federation_received_names_the_federation_as_receiver(ulti_world):
     payment = Payment.objects.get(payee=Payment.Payee.FEDERATION)
     with translation.override("en"):

@@ -74,6 +74,7 @@ def test_nobody_else_records_a_payment(request, who, pair, make_user, make_event
     assert not Payment.objects.exists()
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_status_runs_from_unpaid_to_paid_and_a_refund_is_a_negative_row_with_a_reason(pair, club_admin):
     assert status(pair) == "unpaid"
     pay(pair, club_admin, 1000)
@@ -123,6 +124,7 @@ def test_only_the_federations_staff_books_money_the_federation_received(pair, cl
     assert pay(pair, staff_mbsz, 4000, payee=Payment.Payee.FEDERATION).payee == "federation"
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_a_no_show_owes_its_fee_and_it_shows_as_a_no_show_fee(make_event, make_player, club_admin, today):
     event = make_event(start_date=today)
     entry = enter(event, make_player(), make_player())
@@ -164,6 +166,7 @@ def test_the_entry_payments_page_records_for_the_organiser_and_shows_the_player_
     assert Payment.objects.count() == 1
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_a_refused_refund_on_the_page_writes_nothing(pair, club_admin):
     pay(pair, club_admin, 1000)
     client = Client()

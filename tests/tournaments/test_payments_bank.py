@@ -55,6 +55,7 @@ def admin_client(club_admin):
     return client
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_preview_then_confirm_books_the_matched_transfers_once(admin_client, bridge_club, entries):
     ours, second, theirs = entries
     url = reverse("club_bank_statement", args=[bridge_club.pk])
@@ -146,6 +147,7 @@ def test_only_the_federations_staff_import_into_its_account(request, who, code, 
     assert client.get(reverse("federation_bank_statement", args=["mbsz"])).status_code == code
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_the_service_refuses_a_bad_file_with_the_line(club_admin, bridge_club):
     with pytest.raises(Refused) as refused:
         service.preview_statement(bridge_club, "Dátum;Összeg;Közlemény\n05.11.2026;100;x\n", club_admin)

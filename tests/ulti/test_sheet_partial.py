@@ -64,6 +64,7 @@ def test_a_deal_not_complete_yet_is_kept_as_typed(client, played):
     assert response.status_code == 200 and not ScoreSheet.objects.filter(table=table).exists()
 
 
+@pytest.mark.usefixtures("english_pages")
 def test_nothing_entered_is_not_saved(client, played):
     event, user, rnd, table, other, keys = played
     client.force_login(user)
