@@ -25,7 +25,9 @@ RULE_TEXT = {
     "proportional": _("VSz 28: Neuberg's formula (N x T + N - n) / n, not a plain proportion of the top"),
     "rounding": _("VSz 26: by computer every value is rounded to hundredths, half up (0.005 rounds up)"),
     "precision": _("VSz 26: by computer every value is kept to hundredths; theirs are rounded coarser"),
-    "average_plus": _("VSz 29: average-plus is 60 per cent of the top, or the pair's session average if higher"),
+    "average_plus": _(
+        "VSz 29: average-plus is 60 per cent of the top, or the pair's session average if higher"
+    ),
     "unrounded_total": _(
         "VSz 26: a pair's total is the sum of its boards' rounded values; theirs is summed from unrounded "
         "board values"
