@@ -32,7 +32,7 @@ def approve(req, by, member_number=""):
     """Create the member of a pending request; the account acts as him at once (the staff checked it)."""
     with transaction.atomic():
         req = (
-            MemberRequest.objects.select_for_update()
+            MemberRequest.objects.select_for_update(of=("self",))
             .select_related("user", "federation", "club")
             .get(pk=req.pk)
         )
