@@ -29,6 +29,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+import dbbench
+from bridge_fields import REPEAT, engine_times, field, numpy_lower_bound
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -38,7 +41,6 @@ SCRATCH = f"bench_bridge_{os.getpid()}"
 ENGINE_ONLY = "--engine-only" in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 UPLOADS = int(ARGS[0]) if ARGS else 10
-REPEAT = 15  # engine and numpy runs per field size
 
 
 def _scratch_url() -> str:
@@ -51,105 +53,6 @@ def _admin(sql: str) -> None:
 
     with psycopg.connect(SERVER, autocommit=True) as conn:
         conn.execute(sql)
-
-
-# --- synthetic fields (no database) -------------------------------------------------------------------------
-
-
-def field(pairs: int, rng: random.Random, rounds: int = 9, per_round: int = 3):
-    """Engine entries per board for `pairs` pairs in sections of 12-13 tables, and each pair's line."""
-    from bridge.engine import movements
-    from bridge.engine.scoring.contract import board_vulnerability, contract_score, vulnerable_sides
-    from bridge.engine.scoring.session import Entry
-
-    tables = pairs // 2
-    sections = max(1, round(tables / 12.5))
-    sizes = [tables // sections + (1 if i < tables % sections else 0) for i in range(sections)]
-    normal = {}
-    boards: dict[int, list] = {}
-    lines = {}
-    for s, size in enumerate(sizes):
-        plan = movements.mitchell(size, per_round, rounds, "skip")
-        for a in plan.assignments:
-            ns, ew = f"{s}:{a.ns}", f"{s}:{a.ew}"
-            lines[ns], lines[ew] = "NS", "EW"
-            for board in a.boards:
-                level, strain, declarer = normal.setdefault(
-                    board,
-                    (
-                        rng.choice((2, 3, 4)),
-                        rng.choice("CDHS") if rng.random() < 0.7 else "NT",
-                        rng.choice("NESW"),
-                    ),
-                )
-                tricks = max(0, min(13, level + 6 + round(rng.gauss(0, 1))))
-                vul = vulnerable_sides(board_vulnerability(board))
-                boards.setdefault(board, []).append(
-                    Entry(ns, ew, contract_score(f"{level}{strain}", declarer, tricks, *vul))
-                )
-    return boards, lines
-
-
-def numpy_lower_bound(boards, lines, clock=time.perf_counter):
-    """The same arithmetic, vectorised: what any implementation must at least do."""
-    import numpy as np
-
-    keys = sorted(lines)
-    index = {k: i for i, k in enumerate(keys)}
-    arrays = [
-        (
-            np.array([index[e.ns] for e in es]),
-            np.array([index[e.ew] for e in es]),
-            np.array([e.score for e in es]),
-        )
-        for es in boards.values()
-    ]
-    start = clock()
-    full = max(len(s) for _n, _e, s in arrays)
-    totals = np.zeros(len(keys))
-    played = np.zeros(len(keys))
-    for ns, ew, scores in arrays:
-        n = len(scores)
-        ordered = np.sort(scores)
-        below = np.searchsorted(ordered, scores, "left")
-        equal = np.searchsorted(ordered, scores, "right") - below
-        raw = 2 * below + equal - 1
-        mp = raw.astype(float) if n == full else (full * raw + full - n) / n  # Neuberg (VSz 28)
-        top = 2 * (full - 1)
-        np.round(mp * 100 / top, 2)  # each result's percentage, as the frequency sheet shows it
-        np.add.at(totals, ns, mp)
-        np.add.at(totals, ew, top - mp)
-        np.add.at(played, ns, 1)
-        np.add.at(played, ew, 1)
-    pct = np.round(totals * 100 / (played * 2 * (full - 1)), 2)
-    directions = np.array([lines[k] == "NS" for k in keys])
-    for mask in (directions, ~directions):
-        np.argsort(-pct[mask], kind="stable")
-    return clock() - start
-
-
-def engine_times(boards, repeat=REPEAT, read_rows=False, clock=time.perf_counter):
-    """Wall times of `score_session`; with `read_rows`, also reading every result row once.
-
-    The engine builds a board's row objects (EntryScore) from its result arrays when the board is first
-    read; the recompute reads them all to store them, so that cost is shown too.
-    """
-    from bridge.engine.scoring.session import score_session
-
-    times = []
-    for _ in range(repeat):
-        start = clock()
-        score = score_session(boards)
-        if read_rows:
-            for rows in score.boards.values():
-                for _row in rows:
-                    pass
-        times.append(clock() - start)
-    return times
-
-
-def best_and_median(times):
-    return min(times), statistics.median(times)
 
 
 # --- with Django -----------------------------------------------------------------------------------------
@@ -198,93 +101,42 @@ def portal_session(pairs: int, title: str):
 RECOMPUTES = 9  # in-process recomputes per field size, each beside a run of the database lower bound
 
 
-def _json_columns(model) -> set[str]:
-    from django.db import models
+def lower_bound(event, session) -> dbbench.LowerBound:
+    """What any recompute must at least do at the database (dbbench.LowerBound): read the input rows the
+    recompute reads (the latest version's results and penalties, the seats, the event's pairs and their
+    players' names) and write the same output rows (board scores, session and event standings)."""
+    from bridge.models import BoardScore, EventStanding, SessionStanding
+    from bridge.services import SCOPE, versions
 
-    return {f.column for f in model._meta.concrete_fields if isinstance(f, models.JSONField)}
-
-
-def _select(model, where: str) -> str:
-    """SELECT of every column but the id, JSON columns as text (as COPY reads them)."""
-    json = _json_columns(model)
-    columns = [f.column for f in model._meta.concrete_fields if f.column != "id"]
-    shown = ", ".join(f'"{c}"::text' if c in json else f'"{c}"' for c in columns)
-    return columns, f'SELECT {shown} FROM "{model._meta.db_table}" WHERE {where}'
-
-
-class LowerBound:
-    """What any recompute must at least do at the database, in raw psycopg on its own connection, one
-    transaction: lock the state row, read the input rows the recompute reads (the latest version's results
-    and penalties, the seats, the event's pairs and their players' names), delete the old output rows,
-    COPY the same output rows (read once from what the recompute wrote, before any clock starts), stamp the
-    state and commit, with the same commit setting as the recompute (synchronous_commit off)."""
-
-    def __init__(self, event, session):
-        import psycopg
-
-        from bridge.models import BoardScore, EventStanding, SessionStanding
-        from bridge.services import SCOPE, versions
-
-        self.conn = psycopg.connect(_scratch_url())
-        self.event_id, self.session_id, self.scope = event.pk, session.pk, SCOPE
-        self.version_id = versions.latest_version(session).pk
-        self.outputs = []
-        for model, where in (
-            (BoardScore, f"session_id = {session.pk}"),
-            (SessionStanding, f"session_id = {session.pk}"),
-            (EventStanding, f"event_id = {event.pk}"),
-        ):
-            columns, sql = _select(model, where)
-            rows = self.conn.execute(sql).fetchall()
-            names = ", ".join(f'"{c}"' for c in columns)
-            self.outputs.append(
-                (model._meta.db_table, where, f'COPY "{model._meta.db_table}" ({names}) FROM STDIN', rows)
-            )
-        self.conn.commit()
-
-    def run(self, clock=time.perf_counter) -> float:
-        conn = self.conn
-        start = clock()
-        with conn.transaction():
-            conn.execute("SET LOCAL synchronous_commit TO OFF")
-            conn.execute(
-                "SELECT id, latest_version FROM results_recomputestate WHERE event_id = %s AND scope = %s "
-                "FOR UPDATE",
-                (self.event_id, self.scope),
-            ).fetchall()
-            conn.execute(
-                'SELECT board, "table", ns_id, ew_id, contract, declarer, lead, tricks, score, artificial '
-                'FROM bridge_boardresult WHERE version_id = %s ORDER BY board, "table", id',
-                (self.version_id,),
-            ).fetchall()
-            conn.execute(
-                "SELECT pair_id, board, percent, reason FROM bridge_resultpenalty WHERE version_id = %s",
-                (self.version_id,),
-            ).fetchall()
-            conn.execute(
-                "SELECT sp.id, sp.section_id, sp.pair_id, sp.number FROM bridge_sessionpair sp "
-                "JOIN bridge_section s ON s.id = sp.section_id WHERE s.session_id = %s",
-                (self.session_id,),
-            ).fetchall()
-            conn.execute(
-                "SELECT p.id, a.last_name, a.first_name, b.last_name, b.first_name FROM bridge_pair p "
-                "LEFT JOIN federation_person a ON a.id = p.player1_id "
-                "LEFT JOIN federation_person b ON b.id = p.player2_id WHERE p.event_id = %s",
-                (self.event_id,),
-            ).fetchall()
-            for table, where, copy_sql, rows in self.outputs:
-                conn.execute(f'DELETE FROM "{table}" WHERE {where}')
-                with conn.cursor().copy(copy_sql) as copy:
-                    for row in rows:
-                        copy.write_row(row)
-            conn.execute(
-                "UPDATE results_recomputestate SET computed_at = now() WHERE event_id = %s AND scope = %s",
-                (self.event_id, self.scope),
-            )
-        return clock() - start
-
-    def close(self):
-        self.conn.close()
+    version_id = versions.latest_version(session).pk
+    reads = [
+        (
+            'SELECT board, "table", ns_id, ew_id, contract, declarer, lead, tricks, score, artificial '
+            'FROM bridge_boardresult WHERE version_id = %s ORDER BY board, "table", id',
+            (version_id,),
+        ),
+        (
+            "SELECT pair_id, board, percent, reason FROM bridge_resultpenalty WHERE version_id = %s",
+            (version_id,),
+        ),
+        (
+            "SELECT sp.id, sp.section_id, sp.pair_id, sp.number FROM bridge_sessionpair sp "
+            "JOIN bridge_section s ON s.id = sp.section_id WHERE s.session_id = %s",
+            (session.pk,),
+        ),
+        (
+            "SELECT p.id, a.last_name, a.first_name, b.last_name, b.first_name FROM bridge_pair p "
+            "LEFT JOIN federation_person a ON a.id = p.player1_id "
+            "LEFT JOIN federation_person b ON b.id = p.player2_id WHERE p.event_id = %s",
+            (event.pk,),
+        ),
+    ]
+    outputs = [
+        (BoardScore, f"session_id = {session.pk}"),
+        (SessionStanding, f"session_id = {session.pk}"),
+        (EventStanding, f"event_id = {event.pk}"),
+    ]
+    return dbbench.LowerBound(_scratch_url(), event.pk, SCOPE, reads, outputs)
 
 
 def service_overhead(pairs: int):
@@ -317,7 +169,7 @@ def service_overhead(pairs: int):
         spent["copies"] += 1
         return original_insert(*args, **kwargs)
 
-    lower = LowerBound(event, session)
+    lower = lower_bound(event, session)
     runs = []
     compute.event.score_session = timed
     try:
@@ -520,15 +372,6 @@ def celery_latency(uploads_count: int):
     return latencies, writes
 
 
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
 def main():
     rng = random.Random(2026)
     print("Bridge pairs recompute benchmark")
@@ -551,9 +394,11 @@ def main():
             results = sum(len(v) for v in boards.values())
             print(f"{pairs:5d} pairs, {len(boards)} boards, {results} results:")
             for name, clock in (("wall", time.perf_counter), ("CPU", time.process_time)):
-                engine = best_and_median(engine_times(boards, clock=clock))
-                lower = best_and_median([numpy_lower_bound(boards, lines, clock) for _ in range(REPEAT)])
-                rows = best_and_median(engine_times(boards, read_rows=True, clock=clock))
+                engine = dbbench.best_and_median(engine_times(boards, clock=clock))
+                lower = dbbench.best_and_median(
+                    [numpy_lower_bound(boards, lines, clock) for _ in range(REPEAT)]
+                )
+                rows = dbbench.best_and_median(engine_times(boards, read_rows=True, clock=clock))
                 print(
                     f"  {name:4s} engine {engine[0] * 1000:6.1f} / {engine[1] * 1000:6.1f} ms, "
                     f"numpy lower bound {lower[0] * 1000:5.1f} / {lower[1] * 1000:5.1f} ms, "
@@ -566,15 +411,15 @@ def main():
         made = {}
         for pairs in (200, 1000):
             runs, (queries, copies), made[pairs] = service_overhead(pairs)
-            total = best_and_median([r[0] for r in runs])
-            engine = best_and_median([r[1] for r in runs])
-            bound = best_and_median([r[2] for r in runs])
-            ratio = best_and_median([r[0] / (r[2] + r[1]) for r in runs])
-            task = best_and_median([r[3] for r in runs])
+            total = dbbench.best_and_median([r[0] for r in runs])
+            engine = dbbench.best_and_median([r[1] for r in runs])
+            bound = dbbench.best_and_median([r[2] for r in runs])
+            ratio = dbbench.best_and_median([r[0] / (r[2] + r[1]) for r in runs])
+            task = dbbench.best_and_median([r[3] for r in runs])
             print(
                 f"{pairs:5d} pairs in-process recompute after a new version with one changed result (the "
                 f"task's path: the changed board's rows rewritten, the others' digests equal), best / median "
-                f"of {len(runs)}: {task[0] * 1000:6.1f} / {task[1] * 1000:6.1f} ms  [load {_load()}]"
+                f"of {len(runs)}: {task[0] * 1000:6.1f} / {task[1] * 1000:6.1f} ms  [load {dbbench.load()}]"
             )
             print(
                 f"{pairs:5d} pairs in-process recompute rewriting every row (force), best / median of "
@@ -582,29 +427,29 @@ def main():
                 f"{engine[0] * 1000:5.1f} / {engine[1] * 1000:5.1f} ms; database lower bound (raw psycopg, "
                 f"same rows, run before each) {bound[0] * 1000:5.1f} / {bound[1] * 1000:5.1f} ms; "
                 f"recompute / (lower bound + engine) {ratio[0]:.1f}x / {ratio[1]:.1f}x; "
-                f"{queries} queries + {copies} COPY per recompute  [load {_load()}]"
+                f"{queries} queries + {copies} COPY per recompute  [load {dbbench.load()}]"
             )
         for pairs in (200, 1000):
             times, first, (queries, copies) = incremental(*made[pairs], rng)
             print(
                 f"{pairs:5d} pairs, one changed result, incremental recompute (its board and the standings) "
                 f"in-process, {len(times)} changes: best {min(times) * 1000:.1f} ms, "
-                f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms "
+                f"p50 {dbbench.percentile(times, 50) * 1000:.1f} ms, p95 {dbbench.percentile(times, 95) * 1000:.1f} ms "
                 f"(a worker's first, which reads the session: {first * 1000:.0f} ms); "
-                f"{queries} queries + {copies} COPY  [load {_load()}]"
+                f"{queries} queries + {copies} COPY  [load {dbbench.load()}]"
             )
         for name, (median, queries, copies) in upload_profile(
             *made[200], show="--queries" in sys.argv
         ).items():
             print(
                 f"  200 pairs upload service alone (uploads.submit, {name}), median of {UPLOAD_RUNS}: "
-                f"{median * 1000:.0f} ms; {queries} queries + {copies} COPY  [load {_load()}]"
+                f"{median * 1000:.0f} ms; {queries} queries + {copies} COPY  [load {dbbench.load()}]"
             )
         latencies, writes = celery_latency(UPLOADS)
         print(
             f"upload -> standings through Celery (200 pairs, {len(latencies)} uploads): "
-            f"p50 {percentile(latencies, 50) * 1000:.0f} ms, p95 {percentile(latencies, 95) * 1000:.0f} ms "
-            f"(upload service p50 {percentile(writes, 50) * 1000:.0f} ms)  [load {_load()}]"
+            f"p50 {dbbench.percentile(latencies, 50) * 1000:.0f} ms, p95 {dbbench.percentile(latencies, 95) * 1000:.0f} ms "
+            f"(upload service p50 {dbbench.percentile(writes, 50) * 1000:.0f} ms)  [load {dbbench.load()}]"
         )
     finally:
         if not ENGINE_ONLY:

@@ -1,4 +1,4 @@
-"""The hostile-upload corpus for USEBIO XML (next to test_hostile_uploads.py, which holds PBN and CSV):
+"""The hostile-upload corpus for USEBIO XML (next to hostile_uploads/, which holds PBN and CSV):
 each malformed file is refused by the page, the API and the service with an error naming the line and the
 element, and no row of any result model changes."""
 
@@ -10,16 +10,16 @@ from django.urls import reverse
 
 from bridge.services import uploads
 from results.upload_input import UploadInputError, decode_text
-from tests.reliability.test_hostile_uploads import (  # noqa: F401 (fixtures)
+from tests.reliability.hostile_uploads.helpers import (  # noqa: F401 (fixtures)
     SCRIPT,
     assert_safe,
-    bridge,
     client,
     english,
     errors_shown,
     shows,
     snapshot,
 )
+from tests.reliability.hostile_uploads.test_bridge import bridge  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ teams' UploadError, ScoringError, ValueError for the bridge contract engine. Any
 at the upload view.
 
 Known defects are kept out of the generated input (see `_sane`) and pinned as strict xfail cases in
-test_hostile_uploads.py: characters that `str.isdigit()` accepts but `int()` refuses (superscripts,
+hostile_uploads/: characters that `str.isdigit()` accepts but `int()` refuses (superscripts,
 circled digits) crash the parsers that check a number with isdigit() and then call int().
 """
 

@@ -25,22 +25,27 @@ from results.upload_input import (
     read_upload_text,
 )
 from teams.models import MatchUpload
-from tests.reliability import test_hostile_uploads as hostile
+from tests.reliability.hostile_uploads import helpers as hostile
+from tests.reliability.hostile_uploads import test_appeals as hostile_appeals
+from tests.reliability.hostile_uploads import test_bridge as hostile_bridge
+from tests.reliability.hostile_uploads import test_teams as hostile_teams
+from tests.reliability.hostile_uploads import test_ulti as hostile_ulti
 from ulti.models import RoundUpload
 
 pytestmark = pytest.mark.django_db
 
-# The hostile-upload corpus's worlds (a bridge session, a team match, an ulti round), English pages, and its
-# checks: what a refusal must be is the same here.
-bridge, teams, ulti, client, english = (
-    hostile.bridge,
-    hostile.teams,
-    hostile.ulti,
-    hostile.client,
-    hostile.english,
+# The hostile-upload corpus's worlds (a bridge session, a team match, an ulti round, an appeal), English
+# pages, and its checks: what a refusal must be is the same here.
+bridge, teams, ulti, appeal = (
+    hostile_bridge.bridge,
+    hostile_teams.teams,
+    hostile_ulti.ulti,
+    hostile_appeals.appeal,
 )
+client, english = hostile.client, hostile.english
 assert_safe, errors_shown, snapshot = hostile.assert_safe, hostile.errors_shown, hostile.snapshot
-teams_csv, teams_pbn, ulti_csv = hostile.teams_csv, hostile.teams_pbn, hostile.ulti_csv
+teams_csv, teams_pbn, ulti_csv = hostile_teams.teams_csv, hostile_teams.teams_pbn, hostile_ulti.ulti_csv
+PNG = hostile_appeals.PNG
 
 NAMES = "Őry Űrsula;Kővári Gyöngyvér"
 # What Latin-1 makes of them: the defect of issue #15.
@@ -457,15 +462,13 @@ def test_request_size_check_leaves_room_for_the_rest_of_the_body(rf):
 
 # --- appeals: attachments keep their own 5 MB, read the same bounded way -----------------------------------
 
-appeal = hostile.appeal
-
 
 def test_appeal_attachment_that_lies_about_its_size_is_read_one_byte_over_the_limit(appeal):
     from django.core.exceptions import ValidationError
 
     from appeals.services.attachments import MAX_BYTES, add_attachment
 
-    upload = SimpleUploadedFile("card.png", hostile.PNG + b"\0" * MAX_BYTES, content_type="image/png")
+    upload = SimpleUploadedFile("card.png", PNG + b"\0" * MAX_BYTES, content_type="image/png")
     upload.size = 100
     before = snapshot()
     with pytest.raises(ValidationError, match="larger"):
