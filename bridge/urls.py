@@ -41,6 +41,11 @@ urlpatterns = [
     path("sessions/<int:pk>/correction/", players.correction_request, name="bridge_correction_request"),
     path("corrections/<int:pk>/decide/", director.decide_correction, name="bridge_correction_decide"),
     path("federations/<int:pk>/program-check/", program_check.program_check, name="bridge_program_check"),
+    path(
+        "federations/<int:pk>/program-check/accepted/<int:accepted_pk>/report.pdf",
+        program_check.accepted_report,
+        name="bridge_accepted_program_report",
+    ),
     path("pairs/<int:pk>/card/", cards.pair_card, name="bridge_pair_card"),
     path("cards/<int:pk>/file/", cards.card_file, name="bridge_card_file"),
     path("deal-statistics/", dealing.any_statistics, name="bridge_deal_statistics"),

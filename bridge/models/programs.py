@@ -14,6 +14,8 @@ class AcceptedProgram(models.Model):
     program = models.CharField(_("program and version"), max_length=100)
     file_name = models.CharField(_("file"), max_length=255, blank=True)
     report = models.JSONField(_("report"), default=dict)  # bridge.engine.program_check.as_json
+    # The PDF report as it was when the program was accepted (kept, not re-drawn: the rules' text may change).
+    report_pdf = models.BinaryField(_("PDF report"), blank=True, default=b"", editable=False)
     accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     accepted_at = models.DateTimeField(_("accepted at"), auto_now_add=True)
 

@@ -2,8 +2,9 @@
 the portal's engine agrees and where it does not (and by which rule). Staff of that federation only."""
 
 from django.contrib import messages
-from django.shortcuts import render
-from django.utils.translation import gettext_lazy as _
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from federation.access import object_or_deny
 from federation.models import Federation
@@ -16,27 +17,6 @@ from .forms import ProgramCheckForm
 
 CHECK_PROGRAM = "bridge.check_program"
 
-# The rules in the reader's language (the engine's keys, English text in RULES for the command).
-RULE_TEXT = {
-    "neuberg": _(
-        "VSz 28: a board played fewer times is scaled to the full top by Neuberg's formula; theirs are raw "
-        "matchpoints on the reduced top"
-    ),
-    "proportional": _("VSz 28: Neuberg's formula (N x T + N - n) / n, not a plain proportion of the top"),
-    "rounding": _("VSz 26: by computer every value is rounded to hundredths, half up (0.005 rounds up)"),
-    "precision": _("VSz 26: by computer every value is kept to hundredths; theirs are rounded coarser"),
-    "average_plus": _(
-        "VSz 29: average-plus is 60 per cent of the top, or the pair's session average if higher"
-    ),
-    "unrounded_total": _(
-        "VSz 26: a pair's total is the sum of its boards' rounded values; theirs is summed from unrounded "
-        "board values"
-    ),
-    "follows": _("follows from the differences on the pair's boards"),
-    "missing": _("the pair is missing from one of the two rankings"),
-    "unexplained": _("no known rule explains it: a scoring error or a different reading of the result"),
-}
-
 
 def program_check(request, pk):
     federation = object_or_deny(request, Federation, CHECK_PROGRAM, pk=pk)
@@ -46,6 +26,11 @@ def program_check(request, pk):
         file = form.cleaned_data["file"]
         try:
             report = checks.check_file(file)
+            if "pdf" in request.POST:
+                data = checks.report_pdf(
+                    report, federation=federation, program=form.cleaned_data["program"], file_name=file.name
+                )
+                return _pdf(data, checks.pdf_name(form.cleaned_data["program"] or file.name))
             if form.cleaned_data["accept"]:
                 checks.accept(
                     federation, form.cleaned_data["program"], report, user=request.user, file_name=file.name
@@ -65,7 +50,22 @@ def program_check(request, pk):
         "accepted": accepted,
     }
     if report is not None:
-        context["differences"] = [(d, RULE_TEXT[d.rule]) for d in report.differences]
-        context["pairs"] = [(label, c, RULE_TEXT.get(c.rule, "")) for label, c in report.pairs.items()]
+        context["differences"] = [(d, checks.RULE_TEXT[d.rule]) for d in report.differences]
+        context["pairs"] = [(label, c, checks.RULE_TEXT.get(c.rule, "")) for label, c in report.pairs.items()]
         context["pairs_agree"] = sum(c.agree for c in report.pairs.values())
     return render(request, "bridge/program_check.html", context, status=400 if errors else 200)
+
+
+def accepted_report(request, pk, accepted_pk):
+    """The PDF report stored when the program was accepted: what the federation accepted, unchanged."""
+    federation = object_or_deny(request, Federation, CHECK_PROGRAM, pk=pk)
+    accepted = get_object_or_404(AcceptedProgram, pk=accepted_pk, federation=federation)
+    if not accepted.report_pdf:  # accepted before reports were kept as PDF
+        raise Http404
+    return _pdf(bytes(accepted.report_pdf), checks.pdf_name(accepted.program))
+
+
+def _pdf(data: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

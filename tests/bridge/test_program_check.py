@@ -165,3 +165,26 @@ def test_command_text_and_refusal(tmp_path):
     broken.write_text(PBN_WITH_TYPO.replace("2 4 4S N 9 -50 0 2", "2 4 4S N 9 -50 0"), encoding="utf-8")
     with pytest.raises(CommandError, match="line 10"):
         call_command("bridge_check", str(broken))
+
+
+def test_command_writes_the_pdf_report_in_hungarian(tmp_path):
+    """`--pdf OUT`: the report a federation files, in the portal's language (Hungarian), naming the altered
+    line's board and its rule."""
+    from tests.pdf_reading import read_pdf
+
+    record = _record()
+    record.boards[6].results[2].mp_ns += 2
+    path, out_pdf = tmp_path / "other.pbn", tmp_path / "report.pdf"
+    path.write_text(write_session(record), encoding="utf-8")
+    call_command(
+        "bridge_check", str(path), "--pdf", str(out_pdf), "--program", "MásikPont 4.2", stdout=io.StringIO()
+    )
+    report = read_pdf(out_pdf.read_bytes())
+    assert (
+        "Programvizsga (VSz 26)" in report.text
+        and "MásikPont 4.2" in report.text
+        and "other.pbn" in report.text
+    )
+    assert "38 sorból 37 egyezik" in report.text
+    assert "nem felelt meg" in report.text  # the verdict: fails
+    assert report.ink > 0

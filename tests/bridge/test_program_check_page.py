@@ -13,7 +13,7 @@ from django.utils import timezone
 from bridge.engine.pbn.writer import write_session
 from bridge.engine.program_check import RULES
 from bridge.models import AcceptedProgram
-from bridge.views.program_check import RULE_TEXT
+from bridge.services.program_check import RULE_TEXT
 from demo import bridge_sample as sample
 from federation.models import Federation, Role
 from tests.bridge.test_program_check import PBN_WITH_TYPO, _record
@@ -139,3 +139,47 @@ def test_staff_of_another_federation_cannot_record_an_acceptance(mbsz, make_user
     outsider = make_user("o@example.hu", kind=Role.FEDERATION_STAFF, federation=other)
     assert accept(client_of(outsider), mbsz, write_session(_record())).status_code == 403
     assert not AcceptedProgram.objects.exists()
+
+
+def test_staff_download_the_report_as_a_pdf(mbsz, staff):
+    from tests.pdf_reading import pdf_of
+
+    record = _record()
+    record.boards[6].results[2].mp_ns += 2
+    response = client_of(staff).post(
+        reverse("bridge_program_check", args=[mbsz.pk]),
+        {
+            "program": "OtherScore 4.2",
+            "pdf": "1",
+            "file": SimpleUploadedFile("other.pbn", write_session(record).encode()),
+        },
+    )
+    assert response["Content-Disposition"] == 'attachment; filename="programteszt-otherscore-42.pdf"'
+    report = pdf_of(response)
+    assert "Program test (VSz 26)" in report.text and "OtherScore 4.2" in report.text
+    assert "Lines: 37 of 38 agree" in report.text and "no known rule explains it" in report.text
+    assert not AcceptedProgram.objects.exists()  # a download records nothing
+
+
+def test_the_accepted_programs_report_is_kept_and_only_its_federations_staff_may_read_it(
+    mbsz, staff, make_user
+):
+    from tests.pdf_reading import pdf_of
+
+    accept(client_of(staff), mbsz, write_session(_record()))
+    [row] = AcceptedProgram.objects.all()
+    url = reverse("bridge_accepted_program_report", args=[mbsz.pk, row.pk])
+    page = client_of(staff).get(reverse("bridge_program_check", args=[mbsz.pk])).content.decode()
+    assert url in page
+    report = pdf_of(client_of(staff).get(url))
+    assert "OtherScore 4.2" in report.text and "Lines: 38 of 38 agree" in report.text
+    other = Federation.objects.create(code="x", name="Másik", short_name="X", game=Federation.BRIDGE)
+    outsider = make_user("o@example.hu", kind=Role.FEDERATION_STAFF, federation=other)
+    assert client_of(outsider).get(url).status_code == 403
+    assert client_of(make_user("m@example.hu")).get(url).status_code == 403
+    # Another federation's id in the URL does not reach this federation's report.
+    own = make_user("x@example.hu", kind=Role.FEDERATION_STAFF, federation=other)
+    assert (
+        client_of(own).get(reverse("bridge_accepted_program_report", args=[other.pk, row.pk])).status_code
+        == 404
+    )

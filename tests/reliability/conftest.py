@@ -50,7 +50,7 @@ def _user(email, *, superuser=False):
 
 def _build_world():
     from appeals.models import Appeal, CommitteeMember, Decision
-    from bridge.models import CorrectionRequest, PairSession
+    from bridge.models import AcceptedProgram, CorrectionRequest, PairSession
     from federation.models import Club, Federation, Person, QualifiedDirector, Region, Role
     from rankings.models import Qualification, Season
     from teams.models import Match
@@ -308,6 +308,14 @@ def _build_world():
     kwargs["calendar_month"] = {"year": year, "month": 11}
     kwargs["calendar_ics_federation"] = {"code": "mbsz"}
     kwargs["bridge_program_check"] = {"pk": mbsz.pk}
+    accepted = AcceptedProgram.objects.create(
+        federation=mbsz,
+        program="Tesztprogram 1.0",
+        report={},
+        report_pdf=b"%PDF-1.4",
+        accepted_by=users["staff_mbsz"],
+    )
+    kwargs["bridge_accepted_program_report"] = {"pk": mbsz.pk, "accepted_pk": accepted.pk}
     kwargs["bridge_federation_psychs"] = {"pk": mbsz.pk}
     kwargs["club_fee_summary"] = {"code": "mbsz"}
     kwargs["director_register"] = {"code": "mbsz"}

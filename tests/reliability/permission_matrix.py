@@ -159,6 +159,7 @@ PAGES = {
     "bridge_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_upload_confirm": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_program_check": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},  # VSz 26: the federation's staff
+    "bridge_accepted_program_report": {"GET": MBSZ_STAFF},
     "bridge_version_restore": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_versions": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "approval_queue": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}, "POST": NOBODY},

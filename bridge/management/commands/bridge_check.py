@@ -1,13 +1,18 @@
-"""python manage.py bridge_check FILE.pbn|FILE.xml [--json] [--scale 1|2]: the VSz 26 program test."""
+"""python manage.py bridge_check FILE.pbn|FILE.xml [--json] [--scale 1|2] [--pdf OUT.pdf]: the VSz 26 program
+test."""
 
 import json
+from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from bridge.engine.pbn.reader import PbnError
 from bridge.engine.pbn.usebio_reader import UsebioError
 from bridge.engine.program_check import RULES, as_json, check_text
 from bridge.management.pbn_file import read_pbn_file
+from bridge.services.program_check import report_pdf
 
 
 class Command(BaseCommand):
@@ -22,6 +27,10 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the PBN or USEBIO file scored by the other program")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
         parser.add_argument("--scale", type=int, choices=[1, 2], help="matchpoints per result beaten")
+        parser.add_argument(
+            "--pdf", metavar="OUT", help="also write the PDF report (in the portal's language) to OUT"
+        )
+        parser.add_argument("--program", default="", help="the program and version, named in the PDF report")
 
     def handle(self, *args, **options):
         text = read_pbn_file(options["file"])
@@ -29,6 +38,10 @@ class Command(BaseCommand):
             report = check_text(text, scale=options["scale"])
         except (PbnError, UsebioError) as exc:
             raise CommandError(str(exc))
+        if options["pdf"]:
+            with translation.override(settings.LANGUAGE_CODE):
+                data = report_pdf(report, program=options["program"], file_name=Path(options["file"]).name)
+            Path(options["pdf"]).write_bytes(data)
         if options["json"]:
             self.stdout.write(json.dumps(as_json(report), ensure_ascii=False, indent=2))
             return
