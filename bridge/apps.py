@@ -8,13 +8,16 @@ class BridgeConfig(AppConfig):
     def ready(self):
         # Imported here, once the app registry is ready (models, services and tasks need it).
         from results.tasks import register_recompute
+        from tournaments.scoring_programs import register_accepted_programs
         from tournaments.session_starts import register_sealed_check
 
         from . import tasks
-        from .services import BOARDS, HAND_RECORDS, SCOPE, dealing, ranking_source
+        from .services import BOARDS, HAND_RECORDS, SCOPE, dealing, program_check, ranking_source
 
         # The masterpoint source of pair events, registered in every process (web, worker, commands).
         ranking_source.register()
+        # The programs an announcement may name (VSz 26): those the federation accepted by its test.
+        register_accepted_programs(program_check.accepted_names)
 
         # The recompute requests of the services (results.tasks.request_recompute), and the sweeper's
         # re-publishing of this scope's recompute when it was lost.

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.engine.text import search_key
 from federation.models import Club, Federation, QualifiedDirector, Role
 
+from . import scoring_programs
 from .models import Division, Entry, Event, Session
 from .results_pages import scored_formats
 from .rule_sets import rule_set_choices
@@ -40,6 +41,7 @@ EVENT_SECTIONS = [
             "meal_compulsory",
             "lodging",
             "masterpoint_multiplier",
+            "scoring_program",
             "earns_rating",
             "prizes",
         ],
@@ -113,6 +115,7 @@ HELP_BY_GAME = {
         "licence_required": "",
     },
     Federation.ULTI: {
+        "scoring_program": "",
         "entry_fee": _(
             "Per player. NUB qualifiers (1,200 Ft) and semifinals (2 x 1,500 Ft) have the federation's fixed "
             "fee; the team championship has none."
@@ -153,6 +156,7 @@ class EventForm(forms.ModelForm):
             "prizes": forms.Textarea(attrs={"rows": 2}),
             "notes": forms.Textarea(attrs={"rows": 3}),
             "rule_set": forms.TextInput(attrs={"list": "rule-sets"}),
+            "scoring_program": forms.TextInput(attrs={"list": "scoring-programs"}),
         }
 
     def __init__(self, *args, user, **kwargs):
@@ -188,6 +192,8 @@ class EventForm(forms.ModelForm):
         for name, text in HELP_BY_GAME.get(self.game, {}).items():
             self.fields[name].help_text = text
         self.rule_sets = rule_set_choices()
+        federation_id = self.instance.federation_id or self.initial.get("federation")
+        self.scoring_programs = scoring_programs.offered(getattr(federation_id, "pk", federation_id))
         self.director_choices = [
             director_label(row) for row in director_picks.offered([f.pk for f in feds], timezone.localdate())
         ]

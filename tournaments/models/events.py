@@ -14,6 +14,7 @@ from federation.engine.text import search_key
 from federation.immutable import AppendOnly
 from federation.models import Club, Federation, Person, Region
 
+from .. import scoring_programs
 from ..engine import eligibility, fees, formats
 from ..session_starts import refusal
 
@@ -165,6 +166,15 @@ class Event(models.Model):
     masterpoint_multiplier = models.DecimalField(
         _("masterpoint multiplier"), max_digits=4, decimal_places=2, null=True, blank=True
     )
+    scoring_program = models.CharField(
+        _("scoring program"),
+        max_length=100,
+        blank=True,
+        help_text=_(
+            "The program that scores the event (VSz 26: for a masterpoint event, one the federation has "
+            "tested). Empty: the portal scores it."
+        ),
+    )
     earns_rating = models.BooleanField(_("earns rating (értékszám)"), default=False)
     prizes = models.TextField(_("prizes"), blank=True)
     notes = models.TextField(_("other information"), blank=True)
@@ -230,6 +240,10 @@ class Event(models.Model):
                 errors["format"] = _("This format is not a bridge format.")
             if self.event_class and self.event_class not in self.BRIDGE_CLASSES:
                 errors["event_class"] = _("This event class belongs to ulti.")
+            if self.masterpoint_multiplier and self.scoring_program:
+                problem = scoring_programs.problem(self.federation_id, self.scoring_program)
+                if problem:
+                    errors["scoring_program"] = problem
         elif game == Federation.ULTI:
             if self.format and self.format not in self.ULTI_FORMATS:
                 errors["format"] = _("This format is not an ulti format.")
