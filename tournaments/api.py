@@ -96,6 +96,7 @@ class EventSerializer(serializers.ModelSerializer):
             "meal_compulsory",
             "lodging",
             "masterpoint_multiplier",
+            "scoring_program",
             "earns_rating",
             "prizes",
             "rule_set",
