@@ -152,6 +152,7 @@ def parse_usebio(text: str) -> Parsed:
 def _parsed_record(session: SessionRecord, empty: str) -> Parsed:
     """A file's session record (PBN or USEBIO) as upload rows, its deals, pair names and warnings."""
     rows = []
+    where = _("line %(line)s")  # translated once: a session's file has thousands of lines
     for board in session.boards:
         for r in board.results:
             rows.append(
@@ -159,7 +160,7 @@ def _parsed_record(session: SessionRecord, empty: str) -> Parsed:
                     board.number,
                     r.ns.upper(),
                     r.ew.upper(),
-                    _("line %(line)s") % {"line": r.line},
+                    where % {"line": r.line},
                     contract=r.contract or "",
                     declarer=r.declarer or "",
                     lead=r.lead or "",
@@ -187,13 +188,14 @@ def parse_csv(text: str) -> Parsed:
         raise UploadError(
             [_("line %(line)s: %(message)s") % {"line": error.line, "message": explain(error.problem)}]
         )
+    where = _("line %(line)s")
     return Parsed(
         [
             Row(
                 r.board,
                 r.ns,
                 r.ew,
-                _("line %(line)s") % {"line": r.line},
+                where % {"line": r.line},
                 r.contract,
                 r.declarer,
                 r.lead,

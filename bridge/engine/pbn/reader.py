@@ -60,12 +60,13 @@ class TableRow:
     values: dict[str, str]  # column name -> element, quotes removed
     # The same by lower-case column name, elements stripped: a result row's dozen cells are each looked up
     # by name, and a whole session's file has thousands of rows.
-    folded: dict[str, str] = field(init=False, repr=False, compare=False)
+    folded: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
-        self.folded = {}
-        for name, value in self.values.items():
-            self.folded.setdefault(name.lower(), value.strip())  # the first of two same-named columns
+        if self.folded is None:
+            self.folded = {}
+            for name, value in self.values.items():
+                self.folded.setdefault(name.lower(), value.strip())  # the first of two same-named columns
 
 
 @dataclass
@@ -75,7 +76,19 @@ class Tag:
     line: int
     columns: list[Column] | None = None  # set for tables (ScoreTable, TotalScoreTable, ...)
     rows: list[TableRow] = field(default_factory=list)
+    _names: tuple | None = field(default=None, init=False, repr=False, compare=False)
     tokens: list[tuple[int, list[str]]] = field(default_factory=list)  # section data of non-table sections
+
+    def names(self) -> tuple[list[str], list[tuple[int, str]]]:
+        """The columns' names, and (index, lower-case name) of the first column of each lower-case name:
+        worked out once per table, not once per row."""
+        if self._names is None:
+            names = [c.name for c in self.columns or ()]
+            firsts: dict[str, int] = {}
+            for index, name in enumerate(names):
+                firsts.setdefault(name.lower(), index)
+            self._names = (names, [(index, name) for name, index in firsts.items()])
+        return self._names
 
 
 @dataclass
@@ -181,9 +194,11 @@ class _Decoder(PBNDecoder):
                 self.lineno,
                 f"{tag.name} row has {len(elements)} values but the table has {width} columns ({names})",
             )
+        names, firsts = tag.names()
         for start in range(0, len(elements), width):
-            values = dict(zip((c.name for c in tag.columns), elements[start : start + width], strict=True))
-            tag.rows.append(TableRow(self.lineno, values))
+            row = elements[start : start + width]
+            folded = {name: row[index].strip() for index, name in firsts}
+            tag.rows.append(TableRow(self.lineno, dict(zip(names, row, strict=True)), folded))
         return False
 
     def _tags_to_board(self) -> Game | None:

@@ -87,6 +87,7 @@ _SEAT_WORDS = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=4096)  # a session's file names a few dozen contracts thousands of times
 def parse_contract(text: str) -> Contract:
     """Parse '3NTX', '4S', '7NTXX', '2HX', 'PASS', 'AP' (all pass), and the Hungarian forms '4♠', '4P'
     (pikk), '3SZA' (szan adu), '2KŐ' (kőr), 'passz'; the strain 'N' is read as NT."""
