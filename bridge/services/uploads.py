@@ -271,6 +271,7 @@ class _Seating:
             per_board[row.board][0].add(row.ns)
             per_board[row.board][1].add(row.ew)
         self.by_direction = any(ns & ew for ns, ew in per_board.values())
+        self._found: dict[tuple[str, str], SessionPair | None] = {}
 
     @property
     def empty(self) -> bool:
@@ -288,6 +289,14 @@ class _Seating:
         return letter, number
 
     def find(self, label: str, side: str) -> SessionPair | None:
+        # A session's file names each pair on every board it plays: found once per label and side.
+        known = self._found.get((label, side), self)
+        if known is not self:
+            return known
+        self._found[(label, side)] = found = self._find(label, side)
+        return found
+
+    def _find(self, label: str, side: str) -> SessionPair | None:
         key = self.split(label)
         if key is None:
             return None
