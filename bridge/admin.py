@@ -71,6 +71,11 @@ class WithdrawalAdmin(ReadOnlyAdmin):
     list_display = ["pair", "session", "recorded_at"]
 
 
+@admin.register(models.Exclusion)
+class ExclusionAdmin(ReadOnlyAdmin):
+    list_display = ["pair", "scope", "session", "recorded_at"]
+
+
 @admin.register(models.DealSet)
 class DealSetAdmin(ReadOnlyAdmin):
     list_display = ["set_id", "session", "boards", "created_by", "created_at"]

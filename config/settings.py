@@ -243,6 +243,11 @@ CELERY_BEAT_SCHEDULE = {
     "rankings-confirmation-deadlines": {"task": "rankings.tasks.confirmation_deadlines", "schedule": 900.0},
     "rankings-refresh-current-lists": {"task": "rankings.tasks.refresh_current_lists", "schedule": 86400.0},
     "appeals-lapse-overdue": {"task": "appeals.tasks.lapse_overdue_appeals", "schedule": 300.0},
+    # Directors whose qualification expired leave the events not yet finished (VSz 9); safe twice.
+    "tournaments-release-expired-directors": {
+        "task": "tournaments.tasks.release_expired_directors",
+        "schedule": 3600.0,
+    },
     # Recomputes whose message was lost (broker down at upload, worker killed): re-published after a grace.
     "results-sweep-recomputes": {"task": "results.tasks.sweep_recomputes", "schedule": 60.0},
     # Bridge sessions whose announced start the clock has passed: their start is recorded, deals open.

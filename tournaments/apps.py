@@ -6,6 +6,9 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from .services import personal_data
+        from federation.director_releases import register_release
+
+        from .services import directors, personal_data
 
         personal_data.register()
+        register_release(directors.release)

@@ -6,12 +6,13 @@ from .dealing import DealSet, SessionStart
 from .programs import AcceptedProgram
 from .psychs import PsychRecord
 from .requests import CorrectionRequest
-from .roster import Substitution, Withdrawal
+from .roster import Exclusion, Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
 from .standings import BoardScore, EventStanding, HandRecord, ScoredBoard, SessionStanding
 from .uploads import BoardResult, ResultPenalty, ResultVersion, VersionDecision
 
 __all__ = [
+    "Exclusion",
     "AcceptedProgram",
     "BoardResult",
     "BoardScore",

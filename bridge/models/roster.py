@@ -51,3 +51,35 @@ class Withdrawal(models.Model):
     @property
     def event(self):
         return self.session.event
+
+
+class Exclusion(models.Model):
+    """The director excluded a pair (VSz 23) from a session, a part of it (the boards it no longer plays), or
+    the whole event (with the Appeals Committee's consent). Every recompute applies it
+    (`engine.scoring.exclusion`), so a re-upload keeps it; the decision versions it wrote stand in each
+    session's layers."""
+
+    SESSION, EVENT = "session", "event"
+    SCOPES = [(SESSION, _("from the session (or the boards named)")), (EVENT, _("from the whole event"))]
+
+    pair = models.ForeignKey("bridge.Pair", on_delete=models.PROTECT, related_name="exclusions")
+    session = models.ForeignKey("bridge.PairSession", on_delete=models.PROTECT, related_name="exclusions")
+    scope = models.CharField(_("excluded"), max_length=10, choices=SCOPES)
+    boards = models.JSONField(_("boards it no longer plays"), default=list, blank=True)
+    reason = models.TextField(_("reason"))
+    committee_consent = models.CharField(_("consent of the Appeals Committee"), max_length=300, blank=True)
+    versions = models.ManyToManyField("bridge.ResultVersion", related_name="exclusions", blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "pk"]
+        verbose_name = _("exclusion")
+        verbose_name_plural = _("exclusions")
+
+    def __str__(self):
+        return f"{self.pair} ({self.get_scope_display()}, {self.session})"
+
+    @property
+    def event(self):
+        return self.session.event

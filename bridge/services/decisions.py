@@ -39,6 +39,7 @@ KINDS = {
     "assigned_score": gettext_lazy("adjusted score"),
     "penalty": gettext_lazy("penalty"),
     "withdrawal": gettext_lazy("withdrawal"),
+    "exclusion": gettext_lazy("exclusion (VSz 23)"),
     "fouled_board": gettext_lazy("fouled board (VSz 27)"),
     "adjustment": gettext_lazy("director's decision"),
 }
@@ -145,7 +146,7 @@ def kind_of(decision: ResultVersion, delta: Delta) -> str:
     if delta.groups and not delta.rows:
         return "fouled_board"
     if delta.empty:
-        return "withdrawal"
+        return "exclusion" if decision.exclusions.exists() else "withdrawal"
     if any(r["artificial"] for r in delta.rows):
         return "artificial_score"
     if delta.rows:

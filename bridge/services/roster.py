@@ -1,4 +1,4 @@
-"""Substitutes and withdrawals (VSz 25): who keeps the rights, whose results stand.
+"""Substitutes and withdrawals (VSz 25): who keeps the rights, whose results stand; exclusions (VSz 23).
 
 The two rules are plain functions (`player_rights`, `sessions_that_stand`) so they are tested alone; the
 recompute applies them. Recording a substitute or a withdrawal is a director's act that raises the
@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from results.models import VersionedUpload
 
-from ..models import Pair, PairSession, Substitution, Withdrawal
+from ..engine.scoring import exclusion as exclusion_rule
+from ..models import Exclusion, Pair, PairSession, Substitution, Withdrawal
 from . import versions
 
 
@@ -183,3 +184,72 @@ def record_withdrawal(session: PairSession, pair, user, reason=""):
             )
         versions.mark_changed(session.event_id)
     return withdrawal
+
+
+EXCLUSION_REFUSALS = {
+    "unknown_scope": _("Choose what the pair is excluded from."),
+    "needs_committee": _(
+        "Excluding a pair from the whole event needs the consent of the Appeals Committee (VSz 23): record it."
+    ),
+    "boards_with_event": _("Boards are named only for an exclusion from a part of the session."),
+    "bad_board": _("Board numbers start at 1."),
+}
+
+
+def record_exclusion(session: PairSession, pair, user, scope, boards, reason, committee_consent=""):
+    """The director's VSz 23 measure: recorded, then every session with results gets a decision version
+    (the layer a re-upload carries) and the recompute takes the excluded results out
+    (`engine.scoring.exclusion`)."""
+    reason, committee_consent = (reason or "").strip(), (committee_consent or "").strip()
+    if not reason:
+        raise ValueError(_("Give the reason of the exclusion."))
+    boards = sorted(set(boards or ()))
+    problem = exclusion_rule.refusal(scope, boards, bool(committee_consent))
+    if problem:
+        raise ValueError(EXCLUSION_REFUSALS[problem])
+    if not Pair.objects.filter(pk=pair.pk, seats__section__session=session).exists():
+        raise ValueError(_("%(pair)s does not play in this session") % {"pair": pair})
+    with transaction.atomic():
+        versions.lock_event(session.event_id)
+        if Exclusion.objects.filter(pair=pair, scope=Exclusion.EVENT).exists():
+            raise ValueError(_("this pair is already excluded from the event"))
+        exclusion = Exclusion.objects.create(
+            pair=pair,
+            session=session,
+            scope=scope,
+            boards=boards,
+            reason=reason,
+            committee_consent=committee_consent,
+            recorded_by=user,
+        )
+        note = _("exclusion of %(pair)s (VSz 23): %(reason)s") % {"pair": pair, "reason": reason}
+        written = []
+        for each in PairSession.objects.filter(event_id=session.event_id).order_by("number"):
+            base = versions.latest_version(each)
+            if base is None:
+                continue
+            written.append(
+                versions.write_version(
+                    each,
+                    versions.rows_of(base),
+                    versions.penalties_of(base),
+                    source=VersionedUpload.Source.ADJUSTMENT,
+                    user=user,
+                    note=note[:500],
+                    deals=base.deals,
+                    base=base,
+                )
+            )
+        exclusion.versions.set(written)
+        versions.mark_changed(session.event_id)
+    return exclusion
+
+
+def exclusions_of(event_id) -> list[exclusion_rule.Exclusion]:
+    """The event's measures as the engine reads them (event pair ids, session numbers)."""
+    return [
+        exclusion_rule.Exclusion(pair_id, scope, number, frozenset(boards))
+        for pair_id, scope, number, boards in Exclusion.objects.filter(pair__event_id=event_id)
+        .order_by("pk")
+        .values_list("pair_id", "scope", "session__number", "boards")
+    ]

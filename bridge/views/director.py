@@ -15,6 +15,7 @@ from results.upload_input import UploadInputError
 from ..models import (
     BoardResult,
     CorrectionRequest,
+    Exclusion,
     PairSession,
     SessionPair,
     Substitution,
@@ -38,6 +39,7 @@ from .common import MANAGE, event_or_deny, session_context, session_or_deny
 from .forms import (
     AdjustForm,
     DecisionForm,
+    ExclusionForm,
     SessionForm,
     SettingsForm,
     SubstitutionForm,
@@ -300,6 +302,9 @@ def roster_page(request, pk):
     wd_form = WithdrawalForm(
         request.POST if "withdrawal" in request.POST else None, session=session, prefix="wd"
     )
+    ex_form = ExclusionForm(
+        request.POST if "exclusion" in request.POST else None, session=session, prefix="ex"
+    )
     if request.method == "POST" and sub_form.is_bound and sub_form.is_valid():
         data = sub_form.cleaned_data
         pair = data["pair"]
@@ -340,6 +345,24 @@ def roster_page(request, pk):
         else:
             messages.success(request, _("Withdrawal recorded; the standings are being computed."))
             return redirect("bridge_roster", session.pk)
+    if request.method == "POST" and ex_form.is_bound and ex_form.is_valid():
+        data = ex_form.cleaned_data
+        try:
+            boards = roster.parse_boards(data["boards"]) if data["boards"].strip() else []
+            roster.record_exclusion(
+                session,
+                data["pair"],
+                request.user,
+                data["scope"],
+                boards,
+                data["reason"],
+                data["committee_consent"],
+            )
+        except ValueError as error:
+            ex_form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Exclusion recorded; the standings are being computed."))
+            return redirect("bridge_roster", session.pk)
     return render(
         request,
         "bridge/roster.html",
@@ -353,6 +376,10 @@ def roster_page(request, pk):
             ),
             withdrawals=Withdrawal.objects.filter(pair__event=session.event).select_related(
                 "pair", "session"
+            ),
+            ex_form=ex_form,
+            exclusions=Exclusion.objects.filter(pair__event=session.event).select_related(
+                "pair", "session", "recorded_by"
             ),
         ),
     )

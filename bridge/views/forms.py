@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bridge.engine.scoring.adjusted import LATENESS_AWARDS, PENALTY_CATALOGUE
 
-from ..models import Pair, PairEvent, Section, SessionPair
+from ..models import Exclusion, Pair, PairEvent, Section, SessionPair
 from ..services import adjustments
 
 AWARDS = [
@@ -184,6 +184,32 @@ class WithdrawalForm(forms.Form):
         self.fields["pair"].queryset = Pair.objects.filter(
             seats__section__session=session, withdrawal__isnull=True
         ).select_related("player1", "player2")
+
+
+class ExclusionForm(forms.Form):
+    """VSz 23: the director excludes a pair from the session, a part of it, or the whole event."""
+
+    pair = forms.ModelChoiceField(queryset=None, label=_("pair"))
+    scope = forms.ChoiceField(choices=Exclusion.SCOPES, label=_("excluded"))
+    boards = forms.CharField(
+        max_length=200,
+        required=False,
+        label=_("boards it no longer plays"),
+        help_text=_("Like 15-21; empty: the whole session."),
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000, label=_("reason"))
+    committee_consent = forms.CharField(
+        max_length=300,
+        required=False,
+        label=_("consent of the Appeals Committee"),
+        help_text=_("Needed to exclude from the whole event: the committee's decision or who gave it."),
+    )
+
+    def __init__(self, *args, session, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pair"].queryset = Pair.objects.filter(seats__section__session=session).select_related(
+            "player1", "player2"
+        )
 
 
 class CorrectionForm(forms.Form):

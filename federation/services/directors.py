@@ -1,7 +1,8 @@
 """The register of qualified tournament directors (VSz 9): federation staff add, renew and revoke.
 
 Each change is a save of a `QualifiedDirector` row, which the audit log records (federation.audit); a
-revoked qualification stays in the register, marked, so the events that named it keep their record."""
+revoked qualification stays in the register, marked, so the events that named it keep their record. A
+revocation releases the director from the events not yet finished (`federation.director_releases`)."""
 
 import datetime
 
@@ -10,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .. import director_releases
 from ..engine.text import search_key
 from ..models import Federation, Person, QualifiedDirector
 
@@ -81,6 +83,9 @@ def renew(user, qualification_id: int, valid_until: datetime.date, level: str | 
 
 @transaction.atomic
 def revoke(user, qualification_id: int, reason: str):
+    """Revoke the qualification; the events it covered that have not finished lose the director, in the same
+    transaction (`director_releases`: the role, the organiser's and the staff's mail, the event's history).
+    The number of those events is on the row as `released_events`."""
     row = _locked(user, qualification_id)
     reason = (reason or "").strip()
     if not reason:
@@ -89,4 +94,5 @@ def revoke(user, qualification_id: int, reason: str):
         raise ValidationError(_("This qualification is already revoked."))
     row.revoked_at, row.revoked_by, row.revoke_reason = timezone.now(), user, reason
     row.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+    row.released_events = director_releases.release(row, user)
     return row

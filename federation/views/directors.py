@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import check, deny, object_or_deny
@@ -104,9 +105,19 @@ def director_revoke(request, pk):
         messages.error(request, _("Give the reason of the revocation."))
     else:
         try:
-            directors.revoke(request.user, row.pk, form.cleaned_data["reason"])
+            revoked = directors.revoke(request.user, row.pk, form.cleaned_data["reason"])
         except ValidationError as error:
             _show_error(request, error)
         else:
             messages.success(request, _("The qualification is revoked."))
+            if revoked.released_events:
+                messages.info(
+                    request,
+                    ngettext(
+                        "%(count)s event not yet finished lost this director; its organiser was told.",
+                        "%(count)s events not yet finished lost this director; their organisers were told.",
+                        revoked.released_events,
+                    )
+                    % {"count": revoked.released_events},
+                )
     return redirect("director_register", row.federation.code)

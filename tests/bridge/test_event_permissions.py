@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from bridge.models import CorrectionRequest, ResultVersion, SessionPair
+from bridge.models import CorrectionRequest, Exclusion, ResultVersion, SessionPair
 from bridge.services import corrections, setup, uploads
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
@@ -102,6 +102,37 @@ def test_director_pages(client, world, role):
         assert (status == 200) if role in RUNS else refused(status, role), (name, role, status)
     status = client.get(reverse("bridge_setup", args=[world["event"].pk])).status_code
     assert (status == 200) if role in RUNS else refused(status, role)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_recording_an_exclusion_through_the_roster_page(client, world, role):
+    """VSz 23: only who runs the event excludes a pair; the page asks for the reason."""
+    login(client, world, role)
+    session, seat = world["session"], world["seat"]
+    url = reverse("bridge_roster", args=[session.pk])
+    data = {
+        "exclusion": "",
+        "ex-pair": seat.pair.pk,
+        "ex-scope": "session",
+        "ex-boards": "5-8",
+        "ex-reason": "",
+    }
+    response = client.post(url, data)
+    assert not Exclusion.objects.exists()  # no reason given: nothing recorded, for anybody
+    response = client.post(url, {**data, "ex-reason": "sportszerűtlen viselkedés"})
+    recorded = list(Exclusion.objects.values_list("pair_id", "scope", "boards", "recorded_by_id"))
+    if role in RUNS:
+        assert response.status_code == 302
+        assert recorded == [(seat.pair.pk, "session", [5, 6, 7, 8], world["users"][role].pk)]
+        page = client.get(url).content.decode()
+        assert "sportszerűtlen viselkedés" in page
+        # The whole event, without the committee's consent: refused on the page.
+        response = client.post(url, {**data, "ex-scope": "event", "ex-boards": "", "ex-reason": "x"})
+        assert response.status_code == 200 and Exclusion.objects.count() == 1
+        assert response.context["ex_form"].non_field_errors()
+    else:
+        assert refused(response.status_code, role) and not recorded
 
 
 @pytest.mark.django_db

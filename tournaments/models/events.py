@@ -406,6 +406,7 @@ class EventChange(AppendOnly):
         MOVED = "moved", _("date moved")
         CANCELLED = "cancelled", _("cancelled")
         DIRECTOR = "director", _("director assigned")
+        RELEASED = "released", _("director released")
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="changes")
     user = models.ForeignKey(

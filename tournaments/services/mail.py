@@ -7,8 +7,8 @@ from django.conf import settings
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from federation.models import MailPreference
-from federation.services.notifications import absolute_url, addresses_of, notify
+from federation.models import MailPreference, Role
+from federation.services.notifications import absolute_url, address_of, addresses_of, notify
 
 from ..models import Entry, EntryMember
 from .payments import confirmation_text
@@ -187,6 +187,44 @@ def event_cancelled(event, reason):
             + "\n"
             + _url("event_detail", event.pk),
             event=event,
+        )
+
+
+def director_released(event, director, reason):
+    """A qualification ended: the organiser and the federation's staff must name a new director; the
+    director hears he no longer directs the event."""
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {
+            "event": event.title,
+            "date": _date(event.start_date),
+            "director": director.full_name,
+            "reason": reason,
+            "url": _url("event_detail", event.pk),
+        }
+        subject = _("Director released: %(event)s") % ctx
+        body = (
+            _(
+                "%(director)s no longer directs %(event)s (%(date)s).\n%(reason)s\n"
+                "Until a new director is named from the register, the event has no director (VSz 9).\n%(url)s"
+            )
+            % ctx
+        )
+        staff = Role.objects.filter(kind=Role.FEDERATION_STAFF, federation_id=event.federation_id)
+        organisers = [address_of(event.created_by)]
+        if event.club_id and event.club.email:
+            organisers.append(event.club.email)
+        notify(
+            organisers + addresses_of(r.user for r in staff.select_related("user")),
+            subject,
+            body,
+            federation=event.federation_id,
+            category=MailPreference.EVENTS,
+        )
+        notify(
+            addresses_of([director]),
+            subject,
+            _("You no longer direct %(event)s (%(date)s).\n%(reason)s\n%(url)s") % ctx,
+            federation=event.federation_id,
         )
 
 

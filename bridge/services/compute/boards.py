@@ -15,6 +15,7 @@ from ...models import (
     BoardResult,
     BoardScore,
     EventStanding,
+    Exclusion,
     PairEvent,
     PairSession,
     ResultPenalty,
@@ -111,10 +112,12 @@ def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
 
 def _event_reads(event_id, session_id, base_id, settings, computed_version) -> _EventReads | None:
     """The rest of the event, read; None when the stored rows are not those of the version before, or the
-    whole event must be recomputed (a withdrawal; an announced tie-break or a substitute in another session
+    whole event must be recomputed (a withdrawal or an exclusion; an announced tie-break or a substitute in another session
     with results)."""
     stored = SessionStanding.objects.filter(session_id=session_id).values_list("version_id", flat=True)[:1]
     if list(stored) != [base_id] or Withdrawal.objects.filter(pair__event_id=event_id).exists():
+        return None
+    if Exclusion.objects.filter(pair__event_id=event_id).exists():  # VSz 23: scored by the full recompute
         return None
     sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
     others = list(

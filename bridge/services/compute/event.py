@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 
 from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
+from bridge.engine.scoring.exclusion import out_by_session
 from bridge.engine.scoring.session import Entry, Method, SessionScore, score_session
 from bridge.engine.scoring.tiebreak import Played, TieBreak, played_results, relabel
 from rankings.services import results_changed
@@ -35,7 +36,7 @@ from ...models import (
     Withdrawal,
 )
 from .. import HAND_RECORDS, SCOPE, bulk, versions
-from ..roster import SessionPlay, sessions_that_stand
+from ..roster import SessionPlay, exclusions_of, sessions_that_stand
 from .common import (
     ABSENT,
     ABSENT_AWARD,
@@ -87,6 +88,8 @@ class _Event:
     loaded: list[_Session]
     withdrawals: list[tuple[int, int]]  # (event pair id, number of the session it withdrew in)
     people: _People
+    # VSz 23: session number -> {event pair id: boards whose results leave the standings, None: all}
+    excluded: dict[int, dict[int, frozenset[int] | None]]
 
 
 def _read(event_id: int) -> _Event:
@@ -129,16 +132,18 @@ def _read(event_id: int) -> _Event:
         Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number")
     )
     people = _people(event_id)
+    excluded = out_by_session(exclusions_of(event_id), [s.number for s in sessions])
     # Who played which boards of his movement matters only to a withdrawal (VSz 25: which results stand,
-    # average-plus for the meetings it left) and to a substitute's rights: without them it is not worked out.
-    if withdrawals or people.substitutions:
+    # average-plus for the meetings it left), an exclusion (VSz 23: the same for the meetings taken out) and
+    # to a substitute's rights: without them it is not worked out.
+    if withdrawals or people.substitutions or excluded:
         plans: dict[int, dict[int, object]] = defaultdict(dict)
         for section in Section.objects.filter(session__event_id=event_id):
             plans[section.session_id][section.pk] = section.plan()
         for item in loaded:
             item.plans = plans[item.session.pk]
             _schedule(item, seats)
-    return _Event(settings, sessions, seats, loaded, withdrawals, people)
+    return _Event(settings, sessions, seats, loaded, withdrawals, people, excluded)
 
 
 def _result_rows(version_ids: list[int]) -> dict[int, list[tuple]]:
@@ -177,7 +182,9 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
     rewrite: dict[int, set[int]] = {}  # session id -> boards whose BoardScore rows are rewritten
     digest_rows = []
     for item in loaded:
-        score, sources, absent, digests = _score(item, settings, seats, deleted, read.withdrawals)
+        score, sources, absent, digests = _score(
+            item, settings, seats, deleted, read.withdrawals, read.excluded.get(item.session.number, {})
+        )
         session_id = item.session.pk
         old = stored.get(session_id)
         if old and digests:
@@ -324,20 +331,58 @@ def _absent_opponents(item: _Session, seats, withdrawn_seats: set[int]) -> list[
     return out
 
 
+def _excluded_seats(item: _Session, seats, excluded) -> dict[int, frozenset[int] | None]:
+    """Session pair id -> boards whose results leave the standings (None: all), from the event pairs'."""
+    return {pid: excluded[seats[pid].pair_id] for pid in item.scheduled if seats[pid].pair_id in excluded}
+
+
+def _is_excluded(row, out: dict[int, frozenset[int] | None]) -> bool:
+    for pid in (row[NS], row[EW]):
+        if pid in out and (out[pid] is None or row[BOARD] in out[pid]):
+            return True
+    return False
+
+
+def _excluded_meetings(item: _Session, seats, out, kept) -> list[tuple[int, int, str, int]]:
+    """(board, table, opponent's side, opponent) of every meeting an excluded pair's results left (VSz 23),
+    played or not; an opponent with a result kept on the board (it met somebody else there) gets none."""
+    found = []
+    by_number = {(seat.section_id, seat.number): pid for pid, seat in seats.items() if pid in item.scheduled}
+    for pair_id, boards in out.items():
+        seat = seats[pair_id]
+        plan = item.plans.get(seat.section_id)
+        if plan is None:
+            continue
+        for a in plan.assignments:
+            if seat.number not in (a.ns, a.ew):
+                continue
+            opponent_number, side = (a.ew, "EW") if seat.number == a.ns else (a.ns, "NS")
+            opponent = by_number.get((seat.section_id, opponent_number))
+            if opponent is None or opponent in out:
+                continue
+            for board in a.boards:
+                if (boards is None or board in boards) and (board, opponent) not in kept:
+                    found.append((board, a.table, side, opponent))
+    return found
+
+
 def _score(
-    item: _Session, settings: PairEvent, seats, deleted, withdrawals
+    item: _Session, settings: PairEvent, seats, deleted, withdrawals, excluded=None
 ) -> tuple[SessionScore, dict, set[str]]:
     """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
     left_out = deleted.get(item.session.pk, set())
     number = item.session.number
     withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
     withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
+    out = _excluded_seats(item, seats, excluded) if excluded else {}
     boards: dict[int, list[Entry]] = defaultdict(list)
     sources: dict[int, list[tuple]] = defaultdict(list)
     awards: dict[str, ArtificialScore] = {}
     for row in item.rows:
         ns, ew = row[NS], row[EW]
         if left_out and (ns in left_out or ew in left_out):
+            continue
+        if out and _is_excluded(row, out):
             continue
         artificial = row[ARTIFICIAL]
         award = None
@@ -349,7 +394,13 @@ def _score(
         boards[board].append(Entry(str(ns), str(ew), row[SCORE], award, row[GROUP]))
         sources[board].append(row)
     absent = set()
-    for board, table, side, opponent in _absent_opponents(item, seats, withdrawn_seats):
+    meetings = _absent_opponents(item, seats, withdrawn_seats)
+    if out:
+        kept = {
+            (b, int(k)) for b, entries in boards.items() for e in entries for k in (e.ns, e.ew) if k.isdigit()
+        }
+        meetings += _excluded_meetings(item, seats, out, kept)
+    for board, table, side, opponent in meetings:
         ghost = f"{ABSENT}{board}-{table}"
         absent.add(ghost)
         ns, ew = (str(opponent), ghost) if side == "NS" else (ghost, str(opponent))
@@ -394,8 +445,9 @@ def _score(
     except ValueError as error:
         raise ScoringError(f"{item.session}: {error}")
     sources = {board: sources[board] for board in ordered}
-    # Results left out for a withdrawal are not in the sources: such a session is always rewritten whole.
-    digests = {} if left_out else _board_digests(_scoring_options(settings), given, sources)
+    # Results left out for a withdrawal or an exclusion are not in the sources: such a session is always
+    # rewritten whole.
+    digests = {} if left_out or out else _board_digests(_scoring_options(settings), given, sources)
     return score, sources, absent, digests
 
 
