@@ -87,7 +87,7 @@ class TableEntry(AppendOnly):
     created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
     class Meta:
-        ordering = ["code", "pk"]
+        ordering = ["pk"]
         constraints = [
             models.UniqueConstraint(fields=["code", "key"], name="bridge_one_table_entry_per_key"),
         ]
