@@ -317,9 +317,13 @@ def _labels(now: TableRound) -> tuple[str, str]:
 def _checked(code, now, board, contract, declarer, lead, result) -> dict:
     """The entry in the engine's notation, scored; EntryRefused with the reason for an impossible one."""
     ns, ew = _labels(now)
+    contract, declarer, result = str(contract or "").strip(), str(declarer or "").strip(), str(result or "")
+    parts = contract.split()
+    if len(parts) == 3 and not declarer and not result.strip():  # the whole line: "4♠ K =", "4S E +1"
+        contract, declarer, result = parts
     try:
         contract, declarer, lead, tricks, score, artificial = result_of(
-            board, ns, ew, str(contract or ""), str(declarer or ""), str(lead or ""), str(result or ""), ""
+            board, ns, ew, contract, declarer, str(lead or ""), result, ""
         )
     except Problem as problem:
         raise EntryRefused(uploads.explain(problem))
