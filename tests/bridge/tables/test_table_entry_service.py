@@ -172,3 +172,25 @@ def test_the_round_moves_on_once_its_boards_are_confirmed_and_publication_closes
 def test_a_key_must_look_like_one(codes):
     with pytest.raises(table_entry.EntryRefused):
         enter(codes[1], 1, k="short")
+
+
+def test_a_tables_version_keeps_the_other_tables_rows_of_the_same_board(session, codes, director):
+    later = next(r for r in table_entry.table_rounds(codes[3]) if r.board(1) is not None)
+    line = {
+        "ns": later.ns.code,
+        "ew": later.ew.code,
+        "contract": "3NT",
+        "declarer": "S",
+        "result": "=",
+        "table": 3,
+    }
+    uploads.submit(session, uploads.FORM, user=director, board=1, lines=[line])
+    answer(codes[1], enter(codes[1], 1).entry)
+    rows = versions.rows_of(versions.latest_version(session))
+    assert sorted((r["table"], r["contract"], r["score"]) for r in rows if r["board"] == 1) == [
+        (1, "4S", 420),
+        (3, "3NT", 400),
+    ]
+    # table 3's round with board 1 shows it as the director's (filed), not open
+    again = next(r for r in table_entry.table_rounds(codes[3]) if r.round == later.round)
+    assert again.board(1).status == "filed"
