@@ -194,3 +194,21 @@ def test_a_tables_version_keeps_the_other_tables_rows_of_the_same_board(session,
     # table 3's round with board 1 shows it as the director's (filed), not open
     again = next(r for r in table_entry.table_rounds(codes[3]) if r.round == later.round)
     assert again.board(1).status == "filed"
+
+
+def test_a_howell_table_enters_its_round_with_the_whole_line_notation(event, director):
+    howell = setup.create_session(event, movement="howell", pairs=setup.pairs_from_entries(event))
+    codes = {c.table: c for c in table_entry.create_codes(howell, director)}
+    assert sorted(codes) == [1, 2, 3]
+    for code in codes.values():
+        now = table_entry.current_round(code)
+        assert now.round == 1 and now.ns != now.ew and len(now.boards) == 2
+    code = codes[2]
+    now = table_entry.current_round(code)
+    board = now.boards[0].board
+    entry = enter(code, board, contract="4S E =", declarer="", result="").entry
+    assert (entry.contract, entry.declarer, entry.tricks) == ("4S", "E", 10) and entry.score < 0
+    assert answer(code, entry).entry.version.source == VersionedUpload.Source.TABLE
+    assert {(r["board"], r["table"]) for r in versions.rows_of(versions.latest_version(howell))} == {
+        (board, 2)
+    }
