@@ -119,14 +119,15 @@ class BoardState:
 
     @property
     def status(self) -> str:
-        """open, entered, confirmed, disputed, pending (confirmed, waiting for the director), or filed."""
+        """open, entered, confirmed, disputed, pending (confirmed, waiting for the director), or filed (the
+        director has the table's result: a file, the traveller; a dispute he settled there, too)."""
         if self.answer is not None and self.answer.kind == Kind.CONFIRM:
             return "pending" if self.answer.version_id is None else "confirmed"
+        if self.in_version:
+            return "filed"
         if self.answer is not None:
             return "disputed"
-        if self.result is not None:
-            return "entered"
-        return "filed" if self.in_version else "open"
+        return "entered" if self.result is not None else "open"
 
     @property
     def done(self) -> bool:

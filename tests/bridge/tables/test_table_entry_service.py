@@ -212,3 +212,23 @@ def test_a_howell_table_enters_its_round_with_the_whole_line_notation(event, dir
     assert {(r["board"], r["table"]) for r in versions.rows_of(versions.latest_version(howell))} == {
         (board, 2)
     }
+
+
+def test_the_director_settles_a_dispute_on_the_traveller(session, codes, director):
+    entry = enter(codes[1], 1).entry
+    answer(codes[1], entry, Kind.DISPUTE)
+    now = table_entry.current_round(codes[1])
+    line = {
+        "ns": now.ns.code,
+        "ew": now.ew.code,
+        "contract": "4S",
+        "declarer": "N",
+        "result": "-1",
+        "table": 1,
+    }
+    uploads.submit(session, uploads.FORM, user=director, board=1, lines=[line])
+    _tables, waiting = table_entry.control_room(session)
+    assert waiting == []
+    assert table_entry.current_round(codes[1]).board(1).status == "filed"
+    with pytest.raises(table_entry.EntryRefused, match="already confirmed"):
+        enter(codes[1], 1, based_on=entry.pk)
