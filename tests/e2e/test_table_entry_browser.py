@@ -3,7 +3,9 @@ notation, East confirms it, and an entry made without a network waits on the pho
 the network is back. Runs with BROWSER=1 (see tests/e2e/conftest.py); skipped elsewhere."""
 
 import datetime
+import json
 import time
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -11,6 +13,15 @@ from django.utils import timezone
 pytestmark = [pytest.mark.e2e]
 
 WIDTH = 390
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(
+  (r) => done(JSON.stringify(r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => v.id + ": " + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")))),
+  (e) => done(JSON.stringify(["axe-error: " + e])),
+);
+"""
 
 
 @pytest.fixture
@@ -78,6 +89,10 @@ def test_a_table_enters_and_confirms_a_board_and_syncs_after_going_offline(phone
         WIDTH,
         WIDTH,
     ]
+    if AXE.exists():  # the phone page as test_axe_browser checks the public pages
+        phone.set_script_timeout(60)
+        phone.execute_script(AXE.read_text(encoding="utf-8"))
+        assert json.loads(phone.execute_async_script(RUN_AXE)) == []
     _enter(phone, 1, "4♠", "=")
     assert _until(lambda: _status(phone, 1) == "entered"), phone.page_source[-2000:]
     assert "420" in phone.find_element(By.ID, "board-1").text

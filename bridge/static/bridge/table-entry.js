@@ -64,7 +64,8 @@
     if (!form.classList.contains("table-entry-form")) return;
     event.preventDefault();
     var data = new URLSearchParams(new FormData(form));
-    if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
+    var submitter = event.submitter || form.lastClicked;  // older phones have no event.submitter
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var item = {url: form.action, body: data.toString(), csrf: data.get("csrfmiddlewaretoken"), key: data.get("key")};
     var buttons = form.querySelectorAll("button");
     buttons.forEach(function (b) { b.disabled = true; });
@@ -77,6 +78,10 @@
       save(items);
       say(root.dataset.offline);
     });
+  });
+  root.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (button && button.form) button.form.lastClicked = button;
   });
   window.addEventListener("online", flush);
   if (queue().length) { say(root.dataset.offline); flush(); }
