@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import cards, dealing, decisions, director, pdf, players, program_check, public, rulings
+from .views import cards, dealing, decisions, director, pdf, players, program_check, public, rulings, tables
 
 urlpatterns = [
     path("", public.results_index, name="bridge_results"),
@@ -34,6 +34,10 @@ urlpatterns = [
     path("events/<int:pk>/psychs/", rulings.event_psychs, name="bridge_event_psychs"),
     path("federations/<int:pk>/psychs/", rulings.federation_psychs, name="bridge_federation_psychs"),
     path("sessions/<int:pk>/movement/", director.guide_cards, name="bridge_guide_cards"),
+    path("sessions/<int:pk>/tables/", tables.table_codes, name="bridge_table_codes"),
+    path("sessions/<int:pk>/control-room/", tables.control_room, name="bridge_control_room"),
+    path("table/", tables.table_start, name="bridge_table_start"),
+    path("table/<str:code>/", tables.table_page, name="bridge_table"),
     path("sessions/<int:pk>/roster/", director.roster_page, name="bridge_roster"),
     path("sessions/<int:pk>/dealing/", dealing.dealing_page, name="bridge_dealing"),
     path("sessions/<int:pk>/start/", dealing.start_session, name="bridge_start_session"),

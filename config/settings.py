@@ -155,6 +155,11 @@ ACCOUNT_THROTTLE_LIMITS = {
 }
 # The search page (/search/) per client address and minute: it lists names, so it is not left open to scraping.
 SEARCH_THROTTLE_PER_MINUTE = env.int("SEARCH_THROTTLE_PER_MINUTE", default=60)
+# The table entry phone page (/bridge/table/<code>/, no account): every request per client address and minute
+# (a club's phones often share one address), and unknown codes per address in 10 minutes: past it the address
+# is refused for the rest of the window, known codes included, so a code cannot be guessed.
+TABLE_ENTRY_THROTTLE_PER_MINUTE = env.int("TABLE_ENTRY_THROTTLE_PER_MINUTE", default=300)
+TABLE_CODE_MISSES = env.int("TABLE_CODE_MISSES", default=10)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

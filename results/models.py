@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+BRIDGE_PAIRS_ONLY = ("usebio", "table")
+
 
 class VersionedUpload(models.Model):
     """Abstract base of an upload or correction: never edited, a change is a new row with the next number."""
@@ -22,11 +24,13 @@ class VersionedUpload(models.Model):
         ADJUSTMENT = "adjustment", _("adjusted score")
         APPEAL = "appeal", _("appeal decision")
         RESTORE = "restore", _("restored version")
+        TABLE = "table", _("table entry")
 
     number = models.PositiveIntegerField(_("version"))
-    # USEBIO is a bridge file: the bridge models that take it widen the choices (`source_with_usebio`).
+    # USEBIO files and table entry are bridge pairs' own: the bridge models widen the choices
+    # (`source_with_usebio`).
     source = models.CharField(
-        _("source"), max_length=12, choices=[c for c in Source.choices if c[0] != "usebio"]
+        _("source"), max_length=12, choices=[c for c in Source.choices if c[0] not in BRIDGE_PAIRS_ONLY]
     )
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
@@ -40,7 +44,8 @@ class VersionedUpload(models.Model):
 
 
 def source_with_usebio() -> models.CharField:
-    """The `source` field of an upload model that also takes USEBIO files (bridge pairs sessions)."""
+    """The `source` field of an upload model that also takes USEBIO files and table entries (bridge pairs
+    sessions)."""
     return models.CharField(_("source"), max_length=12, choices=VersionedUpload.Source.choices)
 
 

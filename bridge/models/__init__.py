@@ -9,6 +9,7 @@ from .requests import CorrectionRequest
 from .roster import Exclusion, Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
 from .standings import BoardScore, EventStanding, HandRecord, ScoredBoard, SessionStanding
+from .tables import TableCode, TableEntry
 from .uploads import BoardResult, ResultPenalty, ResultVersion, VersionDecision
 
 __all__ = [
@@ -33,6 +34,8 @@ __all__ = [
     "SessionStanding",
     "SessionStart",
     "Substitution",
+    "TableCode",
+    "TableEntry",
     "VersionDecision",
     "Withdrawal",
 ]

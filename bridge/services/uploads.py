@@ -27,9 +27,9 @@ from ..models import Pair, PairSession, ResultVersion, Section, SessionPair
 from . import decisions, versions
 
 Source = VersionedUpload.Source
-# what `submit` takes: a PBN, USEBIO (XML) or CSV file, the web traveller
-PBN, USEBIO, CSV, FORM = "pbn", "usebio", "csv", "form"
-SOURCE_OF = {PBN: Source.PBN, USEBIO: Source.USEBIO, CSV: Source.CSV, FORM: Source.FORM}
+# what `submit` takes: a PBN, USEBIO (XML) or CSV file, the web traveller, a table's confirmed entry
+PBN, USEBIO, CSV, FORM, TABLE = "pbn", "usebio", "csv", "form", "table"
+SOURCE_OF = {PBN: Source.PBN, USEBIO: Source.USEBIO, CSV: Source.CSV, FORM: Source.FORM, TABLE: Source.TABLE}
 _LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
 
 
@@ -62,6 +62,8 @@ class Parsed:
     deals: dict[int, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # pair label -> "Name;Name" from the file
     only_boards: set[int] | None = None  # a traveller replaces these boards only
+    # a table's entry replaces only its own pairs' rows of `only_boards` (the other tables' rows are kept)
+    own_rows_only: bool = False
     warnings: list[str] = field(default_factory=list)  # what a lenient read took on trust (by line)
 
 
@@ -91,14 +93,17 @@ def submit(
     """A session's new results from the pages or the API, the one seam both call.
 
     `kind` PBN, USEBIO or CSV: an uploaded `file` (read under the size limit and decoded, results.upload_input),
-    or its `text` already read (a kept upload resumed); FORM: the web traveller's `lines` of `board`.
+    or its `text` already read (a kept upload resumed); FORM: the web traveller's `lines` of `board`;
+    TABLE: a table's confirmed entry (bridge.services.table_entry), `lines` of `board` like the traveller's
+    that replace only their own pairs' rows of the board (the partial `boards` recompute alike).
     Parsed by the engine, checked and written as a new version with the decisions in force (`upload`,
     which takes `answers`: resolutions, reasons, expected_base, dry_run); the recompute is requested for
     after the commit. Refusals: UploadInputError (size, encoding), UploadError (the content), and
     decisions.DecisionsPending, whose `submission` is what to keep to resume the upload with `submit`."""
-    if kind == FORM:
-        submission = {"kind": FORM, "board": board, "lines": lines, "note": note}
+    if kind in (FORM, TABLE):
+        submission = {"kind": kind, "board": board, "lines": lines, "note": note}
         parsed = parse_traveller(board, lines)
+        parsed.own_rows_only = kind == TABLE
     else:
         if file is not None:
             text = read_upload_text(file)
@@ -431,7 +436,22 @@ def upload(
         base_rows = versions.rows_of(base)  # read once: the traveller's kept rows, the decisions, the boards
         rows = []
         if parsed.only_boards is not None:
-            rows = [r for r in base_rows if r["board"] not in parsed.only_boards]
+            replaced = {
+                (row.board, pair.pk)
+                for row, ns, ew, _table in resolved
+                for pair in (ns, ew)
+                if parsed.own_rows_only and not isinstance(pair, tuple)
+            }
+            rows = [
+                r
+                for r in base_rows
+                if r["board"] not in parsed.only_boards
+                or (
+                    parsed.own_rows_only
+                    and (r["board"], r["ns_id"]) not in replaced
+                    and (r["board"], r["ew_id"]) not in replaced
+                )
+            ]
         for row, ns, ew, table in resolved:
             rows.append(
                 {

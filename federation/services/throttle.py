@@ -40,3 +40,15 @@ def throttled(checks):
             start = cache.get(f"{key}:start") or now
             wait = max(wait, int(start + window - now) + 1)
     return wait
+
+
+def blocked(scope, value, limit, window):
+    """Seconds until `value` may try again when its attempts of `scope` already passed `limit`, else 0.
+
+    Counts nothing: a page checks it before the work whose failures it counts (a guessed table code)."""
+    key = _key(scope, value)
+    if (cache.get(key) or 0) <= limit:
+        return 0
+    now = time.time()
+    start = cache.get(f"{key}:start") or now
+    return max(int(start + window - now) + 1, 1)

@@ -268,6 +268,11 @@ def _build_world():
     ):
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_traveller"] = {"pk": session.pk, "board": 1}
+    # Table entry (issue #18): the session's table codes and control room, one table's phone page.
+    from bridge.services import table_entry
+
+    kwargs["bridge_table_codes"] = kwargs["bridge_control_room"] = {"pk": session.pk}
+    kwargs["bridge_table"] = {"code": table_entry.create_codes(session, users["director"])[0].code}
     # The player's pair's convention card (VSz 15), uploaded as a PDF: its page and its file.
     from django.core.files.uploadedfile import SimpleUploadedFile
 

@@ -156,6 +156,12 @@ PAGES = {
     "bridge_session_statistics": {"GET": PUBLIC},
     "bridge_setup": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_traveller": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    # Table entry (issue #18): the director makes the codes and watches the control room; the phone page
+    # needs no account, its code is the permission (the matrix's POST carries no entry: refused for all).
+    "bridge_table_codes": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_control_room": {"GET": RUNS_BRIDGE_EVENT},
+    "bridge_table_start": {"GET": PUBLIC},
+    "bridge_table": {"GET": PUBLIC, "POST": NOBODY},
     "bridge_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_upload_confirm": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_program_check": {"GET": MBSZ_STAFF, "POST": MBSZ_STAFF},  # VSz 26: the federation's staff

@@ -1,0 +1,203 @@
+"""Table entry pages (issue #18): the director's table codes and control room, and the table's phone page.
+
+The phone page needs no account: the table code in its address is the permission, and it lets the page
+write only that table's current round (checked in `bridge.services.table_entry`). Codes are guessable,
+so every request is counted per client address and an address that tried too many unknown codes is
+refused for a while, known codes included (429 with Retry-After).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from federation.client_ip import client_ip
+from federation.services.throttle import blocked, throttled
+
+from ..models import TableEntry
+from ..services import notation, table_entry
+from .common import MANAGE, session_context, session_or_deny
+
+
+def table_codes(request, pk):
+    """The session's table codes (made on a POST), printable: one card per table with its address."""
+    session = session_or_deny(request, pk, MANAGE)
+    if request.method == "POST":
+        codes = table_entry.create_codes(session, request.user)
+        if codes:
+            messages.success(request, _("Table codes ready."))
+        else:
+            messages.error(
+                request, _("No section of this session has a generated movement to make codes for.")
+            )
+        return redirect("bridge_table_codes", session.pk)
+    codes = table_entry.codes_of(session)
+    cards = [(code, request.build_absolute_uri(reverse("bridge_table", args=[code.code]))) for code in codes]
+    start = request.build_absolute_uri(reverse("bridge_table_start"))
+    return render(
+        request, "bridge/table_codes.html", session_context(request, session, cards=cards, start_url=start)
+    )
+
+
+def control_room(request, pk):
+    """Per table: which boards are entered, confirmed, disputed; the boards waiting for the director."""
+    session = session_or_deny(request, pk, MANAGE)
+    tables, waiting = table_entry.control_room(session)
+    return render(
+        request, "bridge/control_room.html", session_context(request, session, tables=tables, waiting=waiting)
+    )
+
+
+# --- the phone ------------------------------------------------------------------------------------------
+
+
+def _too_many(request):
+    """Seconds to wait when this address asks too often or guessed too many codes; else 0."""
+    ip = client_ip(request)
+    wait = throttled([("table_ip", ip, settings.TABLE_ENTRY_THROTTLE_PER_MINUTE, 60)])
+    return max(wait, blocked("table_miss", ip, settings.TABLE_CODE_MISSES, 600))
+
+
+def _refused(request, wait):
+    text = _("Too many attempts. Try again in %(seconds)d seconds.") % {"seconds": wait}
+    if _wants_json(request):
+        response = JsonResponse({"status": "throttled", "messages": [text]}, status=429)
+    else:
+        response = render(request, "bridge/table_start.html", {"error": text}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def _code_or_404(request, code):
+    found = table_entry.find_code(code)
+    if found is None:
+        throttled([("table_miss", client_ip(request), settings.TABLE_CODE_MISSES, 600)])
+        raise Http404
+    return found
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@never_cache
+def table_start(request):
+    """Where a player types the code of his table (the card's address leads straight to the table)."""
+    code = request.GET.get("code", "")
+    if not code:
+        return render(request, "bridge/table_start.html", {})
+    wait = _too_many(request)
+    if wait:
+        return _refused(request, wait)
+    found = table_entry.find_code(code)
+    if found is None:
+        throttled([("table_miss", client_ip(request), settings.TABLE_CODE_MISSES, 600)])
+        return render(
+            request, "bridge/table_start.html", {"error": _("There is no table with this code.")}, status=404
+        )
+    return redirect("bridge_table", found.code)
+
+
+def _entry_data(entry: TableEntry | None) -> dict | None:
+    if entry is None:
+        return None
+    return {
+        "id": entry.pk,
+        "kind": entry.kind,
+        "board": entry.board,
+        "contract": entry.contract,
+        "declarer": entry.declarer,
+        "shown": str(notation.contract(entry.contract, entry.declarer)) if entry.contract else "",
+        "tricks": entry.tricks,
+        "score": entry.score,
+        "applied": entry.version_id is not None,
+        "problem": entry.problem,
+    }
+
+
+@never_cache
+def table_page(request, code):
+    """The table's current round: its boards, the pairs, a form per board; POST: one entry."""
+    wait = _too_many(request)
+    if wait:
+        return _refused(request, wait)
+    code = _code_or_404(request, code)
+    if request.method == "POST":
+        return _post(request, code)
+    now = table_entry.current_round(code)
+    for board in now.boards if now else ():
+        board.key = secrets.token_hex(12)  # the forms' idempotency keys: a second tap or a resend is a no-op
+    return render(
+        request,
+        "bridge/table.html",
+        {
+            "code": code,
+            "session": code.session,
+            "event": code.session.event,
+            "now": now,
+            "closed": code.session.published_at is not None,
+            "post_url": reverse("bridge_table", args=[code.code]),
+        },
+    )
+
+
+def _post(request, code):
+    data = request.POST
+    try:
+        answer = table_entry.send(
+            code,
+            key=data.get("key", ""),
+            kind=data.get("kind", ""),
+            round=data.get("round"),
+            board=data.get("board"),
+            ns=data.get("ns"),
+            ew=data.get("ew"),
+            contract=data.get("contract", ""),
+            declarer=data.get("declarer", ""),
+            lead=data.get("lead", ""),
+            result=data.get("result", ""),
+            based_on=data.get("based_on"),
+            note=data.get("note", ""),
+        )
+    except table_entry.Conflict as conflict:
+        text = _("Another phone of this table entered this board first: check its result below.")
+        if _wants_json(request):
+            return JsonResponse(
+                {"status": "conflict", "messages": [text], "current": _entry_data(conflict.current)},
+                status=409,
+            )
+        messages.error(request, text)
+        return redirect("bridge_table", code.code)
+    except table_entry.EntryRefused as refused:
+        if _wants_json(request):
+            return JsonResponse({"status": "refused", "messages": refused.messages}, status=400)
+        for text in refused.messages:
+            messages.error(request, text)
+        return redirect("bridge_table", code.code)
+    entry = answer.entry
+    if entry.kind == TableEntry.Kind.RESULT:
+        text = _("Board %(board)s entered: N-S %(score)s. East confirms it.") % {
+            "board": entry.board,
+            "score": entry.score,
+        }
+    elif entry.kind == TableEntry.Kind.CONFIRM:
+        text = _("Board %(board)s confirmed.") % {"board": entry.board}
+        if entry.problem:
+            text += " " + _("The director will look at it: %(why)s") % {"why": entry.problem}
+    else:
+        text = _("Board %(board)s disputed: the director is called.") % {"board": entry.board}
+    if _wants_json(request):
+        return JsonResponse(
+            {
+                "status": "repeated" if answer.repeated else "ok",
+                "messages": [text],
+                "entry": _entry_data(entry),
+            }
+        )
+    messages.success(request, text)
+    return redirect("bridge_table", code.code)
