@@ -4,6 +4,9 @@ Hungarian Excel reads a CSV with ";" between the fields, a decimal comma and, to
 show "Å‘" for "ő"), a byte-order mark at the start. `csv_text` / `csv_response` write exactly that, whatever
 the page's language; `xlsx_response` writes the same header and rows as a workbook (numbers stay numbers).
 The portal's readers of uploaded CSV accept both "," and ";" (the first line decides).
+
+Text that a spreadsheet would run as a formula (a name typed as "=HYPERLINK(...)", "+1", "-x", "@SUM")
+is written with a leading apostrophe, in both formats; numbers keep their sign (they are numbers, not text).
 """
 
 from __future__ import annotations
@@ -22,8 +25,16 @@ BOM = "\ufeff"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_text(text: str) -> str:
+    """Text as text: one starting like a formula gets an apostrophe in front (CSV / formula injection)."""
+    return f"'{text}" if text.startswith(FORMULA_START) else text
+
+
 def field(value) -> str:
-    """A value as Hungarian Excel reads it: decimal comma, ISO dates, None empty."""
+    """A value as Hungarian Excel reads it: decimal comma, ISO dates, None empty, text never a formula."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -32,7 +43,9 @@ def field(value) -> str:
         return str(value).replace(".", ",")
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat(sep=" ", timespec="minutes") if isinstance(value, dt.datetime) else str(value)
-    return str(value)
+    if isinstance(value, int):
+        return str(value)
+    return safe_text(str(value))
 
 
 class _Line:
@@ -73,14 +86,14 @@ def csv_response(filename: str, header: Sequence | None, rows: Iterable[Sequence
 def _cell(value):
     if value is None or isinstance(value, int | Decimal | float | dt.date):
         return value
-    return str(value)
+    return safe_text(str(value))
 
 
 def xlsx_bytes(header: Sequence | None, rows: Iterable[Sequence], sheet: str = "") -> bytes:
     book = Workbook(write_only=True)
     worksheet = book.create_sheet(title=(sheet or "Lista")[:31])
     if header is not None:
-        worksheet.append([str(v) for v in header])
+        worksheet.append([safe_text(str(v)) for v in header])
     for row in rows:
         worksheet.append([_cell(v) for v in row])
     out = io.BytesIO()

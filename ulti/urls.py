@@ -7,6 +7,15 @@ urlpatterns = [
     path("events/<int:pk>/", public.event_page, name="ulti_event"),
     path("events/<int:pk>/standings/", public.standings, name="ulti_standings"),
     path("events/<int:pk>/standings.pdf", exports.standings_pdf, name="ulti_standings_pdf"),
+    path(
+        "events/<int:pk>/standings.csv", exports.standings_export, {"fmt": "csv"}, name="ulti_standings_csv"
+    ),
+    path(
+        "events/<int:pk>/standings.xlsx",
+        exports.standings_export,
+        {"fmt": "xlsx"},
+        name="ulti_standings_xlsx",
+    ),
     path("events/<int:pk>/players/<int:person>/", public.player_card, name="ulti_player"),
     path("events/<int:pk>/start/", director.start, name="ulti_start"),
     path("events/<int:pk>/settings/", director.save_settings, name="ulti_settings"),

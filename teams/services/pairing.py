@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from federation.engine.notes import Note
+from federation.engine.notes import Note, Ref
 from results.services import lock_state, mark_uploaded, state_of
 from results.tasks import request_recompute
 from teams.engine.pairing.danish import pair_danish
@@ -28,6 +28,10 @@ from . import knockout as ko
 from .setup import ensure_teams, setup_of
 
 HAND_EDIT = "hand_edit"
+# A hand edit's note on the match (stored as a structured note, see `explanations`), and its warning.
+EDITED_BY_HAND = gettext_noop("edited by hand")
+EDITED_REMATCH = gettext_noop("%(a)s and %(b)s already met in round %(round)s: this is a rematch.")
+EDITED_BYE = gettext_noop("bye")
 F = TeamEvent.Format
 
 
@@ -293,21 +297,20 @@ def swap_teams(round_, team_a: int, team_b: int, user) -> list[str]:
         flags = [f for f in match.flags if f not in (REMATCH,)]
         if HAND_EDIT not in flags:
             flags.append(HAND_EDIT)
-        note = _("edited by hand")
+        parts = [Note(EDITED_BY_HAND)]
         if match.away_id is not None:
             earlier = met.get(frozenset((match.home_id, match.away_id)))
             if earlier:
                 flags.append(REMATCH)
-                warning = _("%(a)s and %(b)s already met in round %(round)s: this is a rematch.") % {
-                    "a": names[match.home_id],
-                    "b": names[match.away_id],
-                    "round": earlier,
-                }
-                warnings.append(warning)
-                note = f"{note}; {warning}"
+                parts.append(Note(EDITED_REMATCH, a=Ref(match.home_id), b=Ref(match.away_id), round=earlier))
+                warnings.append(
+                    _(EDITED_REMATCH)
+                    % {"a": names[match.home_id], "b": names[match.away_id], "round": earlier}
+                )
         else:
-            note = f"{note}; {_('bye')}"
-        match.flags, match.explanation, match.edited = flags, note[:500], True
+            parts.append(Note(EDITED_BYE))
+        match.flags, match.edited = flags, True
+        match.explanation = explanations.stored(Note.join(parts), names, limit=500)
         match.save(update_fields=["home_id", "away_id", "flags", "explanation", "edited"])
     if round_.is_published:
         _recompute_after_commit(round_.event_id)

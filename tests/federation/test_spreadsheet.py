@@ -29,3 +29,15 @@ def test_xlsx_keeps_numbers_as_numbers():
     )
     rows = list(openpyxl.load_workbook(io.BytesIO(data)).active.iter_rows(values_only=True))
     assert rows == [("Név", "Pont"), ("Kőrösi Győző", 12.5), ("Ács", 3)]
+
+
+def test_text_that_reads_as_a_formula_is_written_as_text_and_numbers_keep_their_sign():
+    text = spreadsheet.csv_text(
+        ["Név", "Ft"], [("=1+1", -90), ("+36 1 234", 480), ("@SUM(A1)", 0), ("-x", None)]
+    )
+    rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
+    assert rows[1:] == [["'=1+1", "-90"], ["'+36 1 234", "480"], ["'@SUM(A1)", "0"], ["'-x", ""]]
+    data = spreadsheet.xlsx_bytes(["=Név", "Ft"], [('=HYPERLINK("http://x")', -90)])
+    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
+    assert list(sheet.iter_rows(values_only=True)) == [("'=Név", "Ft"), ('\'=HYPERLINK("http://x")', -90)]
+    assert all(cell.data_type != "f" for row in sheet.iter_rows() for cell in row)

@@ -238,6 +238,8 @@ def _build_world():
         "ulti_event",
         "ulti_standings",
         "ulti_standings_pdf",
+        "ulti_standings_csv",
+        "ulti_standings_xlsx",
         "ulti_start",
         "ulti_settings",
         "ulti_recompute",

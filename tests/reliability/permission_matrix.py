@@ -312,6 +312,8 @@ PAGES = {
     "ulti_sheet_print": {"GET": PUBLIC},
     "ulti_standings": {"GET": PUBLIC},
     "ulti_standings_pdf": {"GET": PUBLIC},
+    "ulti_standings_csv": {"GET": PUBLIC},
+    "ulti_standings_xlsx": {"GET": PUBLIC},
     "ulti_start": {"GET": NOBODY, "POST": NOBODY},
     "ulti_upload": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
     "ulti_upload_confirm": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},

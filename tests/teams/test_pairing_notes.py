@@ -82,3 +82,51 @@ def test_a_long_note_is_cut_by_whole_parts_within_the_column():
     assert len(text) <= 500
     data = json.loads(text)
     assert data["parts"][0]["msgid"] == RANKS and 1 < len(data["parts"]) < 7
+
+
+def test_a_hand_edit_is_stored_as_a_note_with_the_teams_names(make_team_event, director, play, level, client):
+    from django.utils import translation
+
+    from teams.models import Round
+
+    event = make_team_event(teams=4, pairing_format="swiss", first_round="seeding", rounds=3)
+    user = director(event)
+
+    def stronger_wins(match):
+        sign = 1 if match.home.start_number < match.away.start_number else -1
+        return level(match.round.boards, 50 * sign)
+
+    play(event, user, score=stronger_wins)  # round 1: 1 v 4, 2 v 3
+    second = pairing.generate_round(event, user)
+    teams = {t.start_number: t.pk for t in event.teams.all()}
+    names = dict(event.teams.values_list("pk", "name"))
+    partner_of_1 = second.matches.get(home_id=teams[1]).away_id
+    pairing.swap_teams(second, partner_of_1, teams[4], user)  # 1 v 4 again: a rematch of round 1
+    edited = second.matches.get(home_id=teams[1])
+    stored = json.loads(edited.explanation)
+    assert [p["msgid"] for p in stored["parts"]] == [pairing.EDITED_BY_HAND, pairing.EDITED_REMATCH]
+    assert stored["parts"][1]["params"] == {"a": names[teams[1]], "b": names[teams[4]], "round": 1}
+    assert explanations.shown(edited.explanation) == (
+        f"edited by hand; {names[teams[1]]} and {names[teams[4]]} already met in round 1: this is a rematch."
+    )
+    with translation.override("hu"):
+        assert explanations.shown(edited.explanation).startswith("kézzel módosítva; ")
+    assert render(stored, hungarian).endswith(f"{names[teams[4]]} already met in round 1: this is a rematch.")
+    client.force_login(user)
+    page = client.get(reverse("teams_round", args=[event.pk, 2])).content.decode()
+    assert f"{names[teams[1]]} and {names[teams[4]]} already met in round 1" in page
+    assert '"msgid"' not in page
+    assert Round.objects.get(pk=second.pk).status == Round.Status.DRAFT
+
+
+def test_a_hand_edit_onto_a_bye_says_so_in_a_note(make_team_event, director):
+    event = make_team_event(teams=5)
+    user = director(event)
+    first = pairing.generate_round(event, user)
+    bye = first.matches.get(away__isnull=True)
+    other = first.matches.exclude(pk=bye.pk).first()
+    pairing.swap_teams(first, bye.home_id, other.home_id, user)
+    now_bye = first.matches.get(pk=bye.pk)
+    data = json.loads(now_bye.explanation)
+    assert [p["msgid"] for p in data["parts"]] == [pairing.EDITED_BY_HAND, pairing.EDITED_BYE]
+    assert explanations.shown(now_bye.explanation) == "edited by hand; bye"

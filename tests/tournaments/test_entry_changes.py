@@ -334,3 +334,48 @@ def test_my_entries_offers_no_replacement_after_the_deadline(make_event, make_pl
         follow=True,
     )
     assert "deadline" in response.content.decode() and not EntryChange.objects.exists()
+
+
+def _event_page(client, user, event):
+    client = _client(client, user)  # (logging out forgets the cookies)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client.get(reverse("event_detail", args=[event.pk])).content.decode()
+
+
+def test_the_event_page_offers_the_entrant_to_replace_his_partner_before_the_deadline(
+    make_event, make_player, client
+):
+    event = make_event(entry_deadline=timezone.now() + datetime.timedelta(days=2))
+    me, partner = make_player(), make_player()
+    entry = entries_service.create_entry(event.pk, me.user, [me, partner])
+    link = reverse("entry_replace", args=[entry.pk])
+    page = _event_page(client, me.user, event)
+    assert link in page and "Replace partner" in page
+    # The partner is a member but not the entrant: the replacement page would refuse him, so no link.
+    assert link not in _event_page(client, partner.user, event)
+    assert link not in _event_page(client, make_player().user, event)
+    assert link not in _event_page(client, None, event)
+    # The link is followed: the entrant's replacement page.
+    assert _client(client, me.user).get(link).status_code == 200
+    # After the deadline the event page offers it no more (and the service refuses it).
+    Event.objects.filter(pk=event.pk).update(entry_deadline=timezone.now() - datetime.timedelta(minutes=1))
+    page = _event_page(client, me.user, event)
+    assert link not in page and "Replace partner" not in page
+    assert "Your entry" in page
+
+
+def test_no_replacement_is_offered_once_play_started_or_for_an_individual_entry(
+    make_event, make_player, client, today
+):
+    event = make_event(start_date=today + datetime.timedelta(days=10))
+    me, partner = make_player(), make_player()
+    entry = entries_service.create_entry(event.pk, me.user, [me, partner])
+    assert service.offers_replacement(me.user, entry)
+    assert not service.offers_replacement(partner.user, entry)
+    Event.objects.filter(pk=event.pk).update(start_date=today)  # no sessions: play starts on the start date
+    entry = Entry.objects.get(pk=entry.pk)
+    assert not service.offers_replacement(me.user, entry)
+    assert reverse("entry_replace", args=[entry.pk]) not in _event_page(client, me.user, event)
+    single = make_event(format=Event.Format.INDIVIDUAL, start_date=today + datetime.timedelta(days=10))
+    alone = entries_service.create_entry(single.pk, me.user, [me])
+    assert not service.offers_replacement(me.user, alone)

@@ -95,7 +95,7 @@ def test_the_shares_of_the_month_per_club(ulti_world, mausz):
     assert [e.event.title for c in clubs for e in c.events if e.event.start_date.month != 10] == []
 
 
-def test_the_page_and_the_csv_for_the_staff(ulti_world):
+def test_the_page_and_the_csv_for_the_staff(ulti_world, english_pages):
     client = Client()
     client.force_login(ulti_world["staff"])
     page = client.get(reverse("settlement_month", args=["mausz", 2026, 10]))
@@ -110,7 +110,10 @@ def test_the_page_and_the_csv_for_the_staff(ulti_world):
     assert len(rows) == 1 + 3
     qualifier = next(r for r in rows if r[2] == "NUB 1. forduló")
     assert qualifier[0] == "Szolnoki Ulti Egyesület" and qualifier[1] == "2026.10.10."
-    assert qualifier[4:] == ["3", "3600", "2400", "1200", "2400", "0", "2400"]
+    assert rows[0][7:9] == ["Kept by the club (Ft)", "Of which room rent (Ft)"]
+    assert qualifier[4:] == ["3", "3600", "2400", "1200", "1200", "2400", "0", "2400"]
+    rating = next(r for r in rows if r[2] == "Értékszámos")
+    assert rating[7:9] == ["2200", "0"]  # the rest of a rating tournament's fee is no room rent
 
 
 def test_a_club_admin_reads_his_own_clubs_statement_only(ulti_world):
@@ -152,3 +155,88 @@ def test_money_received_by_the_federation_counts_against_its_share_only(ulti_wor
     assert Payment.objects.filter(payee="federation").count() == 1
     ours = next(c for c in service.settlement(mausz, 2026, 10) if c.club == ulti_world["club"])
     assert ours.received_by_federation == 1500 and ours.collected_by_club == 2400
+
+
+@pytest.fixture
+def semifinals(mausz, ulti_club, make_person, make_user):
+    """The NUB semifinal's two rounds in one month, hosted by the club: five semifinalists, one withdrawn."""
+
+    def semifinal(number, day):
+        return Event.objects.create(
+            federation=mausz,
+            club=ulti_club,
+            format=Event.Format.ULTI_INDIVIDUAL,
+            title=f"NUB elődöntő {number}.",
+            event_class=Event.EventClass.NUB_SEMIFINAL,
+            qualifier_number=number,
+            start_date=DAY.replace(month=3, day=day),
+            status=Event.Status.APPROVED,
+        )
+
+    first, second = semifinal(1, 7), semifinal(2, 21)
+    people = [make_person(federation=mausz, club=ulti_club) for _ in range(5)]
+    entries = [enter(first, p) for p in people[:4]]
+    enter(first, people[4], status=Entry.Status.WITHDRAWN)
+    for p in people[:4]:
+        enter(second, p)
+    staff = make_user("staff-sf@mausz.hu", kind=Role.FEDERATION_STAFF, federation=mausz)
+    admin = make_user("admin-sf@szue.hu", kind=Role.CLUB_ADMIN, club=ulti_club)
+    service.record_payment(
+        entries[0].pk, admin, amount=3000, method="cash", paid_on=DAY.replace(month=3, day=7)
+    )
+    return dict(first=first, second=second, staff=staff, admin=admin, club=ulti_club)
+
+
+def test_the_first_semifinal_keeps_2_x_400_room_rent_per_player_for_its_host(semifinals, mausz):
+    # MAUSZ 9 (5): 2 x 1,500 Ft a semifinalist at the first semifinal; its host accounts 2 x 400 Ft of it
+    # to the federation as room rent. The second semifinal owes nothing and is not on the statement.
+    (club,) = service.settlement(mausz, 2026, 3)
+    (line,) = club.events
+    assert line.event == semifinals["first"]
+    assert (line.players, line.fees, line.to_federation) == (4, 4 * 3000, 4 * 2200)
+    assert (line.to_organiser, line.room_rent) == (4 * 800, 4 * 800)
+    assert (line.room_rent_rule, line.room_rent_players) == ("semifinal", 4)
+    assert (club.room_rent, club.balance, line.collected_by_club) == (3200, 8800, 3000)
+    assert all(isinstance(v, int) for v in (line.fees, line.to_federation, line.room_rent, line.balance))
+
+
+def test_the_semifinal_room_rent_on_the_page_its_csv_and_its_pdf(semifinals, english_pages):
+    from tests.pdf_reading import pdf_of
+
+    client = Client()
+    client.force_login(semifinals["admin"])
+    club = semifinals["club"]
+    html = client.get(reverse("club_settlement_month", args=[club.pk, 2026, 3])).content.decode()
+    assert "Of which room rent" in html and "room rent: 4 × 2 × 400 Ft (both semifinals)" in html
+    assert "3\u00a0200\u00a0Ft" in html and "NUB elődöntő 2." not in html
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                client.get(reverse("club_settlement_csv", args=[club.pk, 2026, 3])).content.decode(
+                    "utf-8-sig"
+                )
+            ),
+            delimiter=";",
+        )
+    )
+    assert [r[2] for r in rows[1:]] == ["NUB elődöntő 1."]
+    assert rows[1][4:] == ["4", "12000", "8800", "3200", "3200", "3000", "0", "8800"]
+    read = pdf_of(client.get(reverse("club_settlement_pdf", args=[club.pk, 2026, 3])))
+    assert "room rent: 4 × 2 × 400 Ft" in read.text and "3 200" in read.text.replace("\u00a0", " ")
+
+
+def test_the_hungarian_page_and_pdf_show_the_room_rent_in_forints(semifinals):
+    from django.utils import translation
+
+    from tests.pdf_reading import pdf_of
+
+    client = Client()
+    client.force_login(semifinals["staff"])
+    with translation.override("hu"):
+        url = reverse("settlement_month", args=["mausz", 2026, 3])
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+        pdf_url = reverse("settlement_pdf", args=["mausz", 2026, 3])
+        read = pdf_of(client.get(pdf_url, HTTP_ACCEPT_LANGUAGE="hu"))
+    assert '<html lang="hu">' in html and 'class="small text-muted room-rent"' in html
+    assert html.count("3\u00a0200\u00a0Ft") >= 2  # the line's room rent and the club's total
+    assert "4 × 2 × 400 Ft" in read.text and "2026. március" in read.text

@@ -5,7 +5,8 @@ compulsory meals, all due to the organiser. The ulti championship fees are fixed
 a NUB qualifier is 1,200 Ft, of which 800 Ft goes to the federation and 400 Ft stays with the host club as
 room rent; semifinalists pay 2 x 1,500 Ft at the first semifinal, of which 2 x 400 Ft is room rent;
 a club's rating tournament pays 400 Ft per player of its fee to the federation; the team championship
-has no registration fee.
+has no registration fee. The room rent is the part of the organiser's share the rule names as such
+(`Fee.room_rent`, within `to_organiser`): the settlement with the clubs shows it on its own line.
 
 An entry that holds a place owes its fee whether it shows up or not (VSz 7); a withdrawn entry owes
 nothing, in particular one that withdrew after being moved to another division (VSz 5).
@@ -48,6 +49,7 @@ class Fee:
     to_federation: int = 0
     to_organiser: int = 0
     reason: str = "owed"
+    room_rent: int = 0  # of `to_organiser`: the room rent the host club keeps (MAUSZ 9 (5))
 
     def __add__(self, other):
         return Fee(
@@ -55,6 +57,7 @@ class Fee:
             self.to_federation + other.to_federation,
             self.to_organiser + other.to_organiser,
             self.reason,
+            self.room_rent + other.room_rent,
         )
 
 
@@ -62,12 +65,15 @@ def player_fee(terms: FeeTerms, junior: bool) -> Fee:
     """What one player of an entry that holds a place pays, and to whom."""
     meals = terms.meal_fee if terms.meal_compulsory else 0
     announced = terms.junior_entry_fee if junior and terms.junior_entry_fee is not None else terms.entry_fee
+    rent = 0
     if terms.event_class == "nub_qualifier":
         fed, org = QUALIFIER_FEE - QUALIFIER_ROOM_RENT, QUALIFIER_ROOM_RENT
+        rent = QUALIFIER_ROOM_RENT
     elif terms.event_class == "nub_semifinal":
-        # Both semifinal fees are paid at the first semifinal.
+        # Both semifinal fees are paid at the first semifinal, and its host club keeps both room rents.
         if (terms.round_number or 1) == 1:
             fed, org = SEMIFINAL_FEE - SEMIFINAL_ROOM_RENT, SEMIFINAL_ROOM_RENT
+            rent = SEMIFINAL_ROOM_RENT
         else:
             fed, org = 0, 0
     elif terms.event_class in NO_FEE_CLASSES:
@@ -76,7 +82,7 @@ def player_fee(terms: FeeTerms, junior: bool) -> Fee:
         fed, org = RATING_LEVY, announced - RATING_LEVY
     else:
         fed, org = 0, announced
-    return Fee(fed + org + meals, fed, org + meals)
+    return Fee(fed + org + meals, fed, org + meals, room_rent=rent)
 
 
 def entry_fee(terms: FeeTerms, entry: EntryFacts) -> Fee:
@@ -91,4 +97,5 @@ def entry_fee(terms: FeeTerms, entry: EntryFacts) -> Fee:
     fee = Fee()
     for i in range(entry.players):
         fee = fee + player_fee(terms, junior=i < entry.juniors)
-    return Fee(fee.total, fee.to_federation, fee.to_organiser, "no_show" if entry.no_show else "owed")
+    reason = "no_show" if entry.no_show else "owed"
+    return Fee(fee.total, fee.to_federation, fee.to_organiser, reason, fee.room_rent)

@@ -32,6 +32,23 @@ def may_change(user, entry) -> bool:
     return is_entrant(user, entry) or is_organiser(user, entry.event)
 
 
+def offers_replacement(user, entry, now=None) -> bool:
+    """Whether a page offers `user` "Replace a player" on `entry` (the event page, my entries): he is its
+    entrant and the entry can still change (open, of more than one player, the event approved, before the
+    deadline and the start of play). Reads the entry's prefetched members."""
+    person = _person(user)
+    event = entry.event
+    return (
+        person is not None
+        and entry.is_open
+        and event.shape.max_players > 1
+        and event.status == event.Status.APPROVED
+        and not event.deadline_passed(now)
+        and not event.play_started(now)
+        and any(m.person_id == person.pk and m.position == 1 for m in entry.members.all())
+    )
+
+
 def _check_changeable(entry, now):
     event = entry.event
     if not entry.is_open:

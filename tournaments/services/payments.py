@@ -319,8 +319,24 @@ class SettlementEvent:
     fees: int = 0
     to_federation: int = 0
     to_organiser: int = 0
+    room_rent: int = 0  # of to_organiser: the qualifier's 400 Ft, the first semifinal's 2 x 400 Ft a player
     collected_by_club: int = 0
     received_by_federation: int = 0
+
+    @property
+    def room_rent_rule(self) -> str:
+        """Which rent the room-rent line is: "qualifier", "semifinal" (both rounds' rent) or ""."""
+        if not self.room_rent:
+            return ""
+        return "semifinal" if self.event.event_class == Event.EventClass.NUB_SEMIFINAL else "qualifier"
+
+    @property
+    def room_rent_players(self) -> int:
+        """The players the room rent is counted for (each paid the rule's rent)."""
+        per_player = (
+            fees.SEMIFINAL_ROOM_RENT if self.room_rent_rule == "semifinal" else fees.QUALIFIER_ROOM_RENT
+        )
+        return self.room_rent // per_player if self.room_rent else 0
 
     @property
     def balance(self) -> int:
@@ -353,6 +369,10 @@ class ClubSettlement:
         return self._sum("to_organiser")
 
     @property
+    def room_rent(self):
+        return self._sum("room_rent")
+
+    @property
     def collected_by_club(self):
         return self._sum("collected_by_club")
 
@@ -367,8 +387,9 @@ class ClubSettlement:
 
 def settlement(federation, year: int, month: int, club=None) -> list[ClubSettlement]:
     """Per club, the month's approved events (by start date) with a federation share: the fees owed,
-    the federation's share and what stays with the club (room rent, the rest of a rating tournament's
-    fee), what the club and the federation received, and the balance between them."""
+    the federation's share and what stays with the club (the rest of a rating tournament's fee; the room
+    rent of a NUB qualifier, 400 Ft a player, and of the first semifinal, 2 x 400 Ft a player, also on its
+    own line), what the club and the federation received, and the balance between them."""
     events = (
         Event.objects.filter(
             federation=federation,
@@ -407,6 +428,7 @@ def settlement(federation, year: int, month: int, club=None) -> list[ClubSettlem
             line.fees += fee.total
             line.to_federation += fee.to_federation
             line.to_organiser += fee.to_organiser
+            line.room_rent += fee.room_rent
         if line.to_federation or line.received_by_federation:
             clubs.setdefault(event.club_id, ClubSettlement(event.club)).events.append(line)
     return list(clubs.values())

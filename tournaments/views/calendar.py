@@ -22,6 +22,7 @@ from ..queries import public_events
 from ..rule_sets import rule_set_name
 from ..services import history, ledger, workflow
 from ..services.entries import can_withdraw
+from ..services.entry_changes import offers_replacement
 from .common import event_or_deny
 
 # The query parameters of the calendar filter form; with any other the page is not served from the cache.
@@ -113,6 +114,7 @@ def event_detail(request, pk):
                 e,
                 can_withdraw(user, e),
                 any(m.person_id == person.pk and not m.confirmed_at for m in e.members.all()),
+                offers_replacement(user, e),
             )
             for e in mine
         ],

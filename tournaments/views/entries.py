@@ -15,7 +15,7 @@ from ..forms import DivisionMoveForm, EntryForm
 from ..models import Entry, EntryChange, EntryMember
 from ..refusals import Refused
 from ..services import entries as service
-from ..services import payments
+from ..services import entry_changes, payments
 from ..services.player_facts import find_player
 from .common import back, event_or_deny, show_refusal
 
@@ -84,7 +84,11 @@ def my_entries(request):
     today = timezone.localdate()
     to_confirm = [m for m in rows if m.confirmed_at is None and m.entry.is_open]
     current = [
-        (m.entry, service.can_withdraw(request.user, m.entry), _changeable(m))
+        (
+            m.entry,
+            service.can_withdraw(request.user, m.entry),
+            entry_changes.offers_replacement(request.user, m.entry),
+        )
         for m in rows
         if m.entry.is_open and m.entry.event.last_day >= today and m not in to_confirm
     ]
@@ -104,18 +108,6 @@ def my_entries(request):
         request,
         "tournaments/my_entries.html",
         {"person": person, "to_confirm": to_confirm, "current": current, "past": past, "offers": offers},
-    )
-
-
-def _changeable(member):
-    """Whether my entries offers "Replace a player": the entrant's own open entry before the deadline."""
-    event = member.entry.event
-    return (
-        member.position == 1
-        and event.shape.max_players > 1
-        and event.status == event.Status.APPROVED
-        and not event.deadline_passed()
-        and not event.play_started()
     )
 
 

@@ -81,6 +81,17 @@ def _month_name(year, month) -> str:
     return date_format(datetime.date(year, month, 1), "YEAR_MONTH_FORMAT")
 
 
+def _room_rent_rule(line) -> str:
+    """The room-rent rule of the event's line, "" where it has none."""
+    if line.room_rent_rule == "semifinal":
+        return _("room rent: %(players)s × 2 × 400 Ft (both semifinals)") % {
+            "players": line.room_rent_players
+        }
+    if line.room_rent_rule == "qualifier":
+        return _("room rent: %(players)s × 400 Ft") % {"players": line.room_rent_players}
+    return ""
+
+
 def settlement_blocks(clubs) -> list:
     headers = [
         _("Date"),
@@ -89,21 +100,23 @@ def settlement_blocks(clubs) -> list:
         _("Fees owed"),
         _("Federation's share"),
         _("Kept by the club"),
+        _("Of which room rent"),
         _("Collected by the club"),
         _("Received by the federation"),
         _("Balance due to the federation"),
     ]
-    widths, align = (2.2, 4, 1.4, 2, 2, 2, 2, 2, 2.2), "LLRRRRRRR"
+    widths, align = (2.1, 3.6, 1.3, 1.9, 1.9, 1.9, 1.8, 1.9, 1.9, 2.1), "LLRRRRRRRR"
     blocks = []
     for row in clubs:
         lines = [
             (
                 line.event.start_date,
-                pdf.line(line.event.title, line.event.get_event_class_display()),
+                pdf.line(line.event.title, line.event.get_event_class_display(), _room_rent_rule(line)),
                 line.players,
                 ft(line.fees),
                 ft(line.to_federation),
                 ft(line.to_organiser),
+                ft(line.room_rent),
                 ft(line.collected_by_club),
                 ft(line.received_by_federation),
                 ft(line.balance),
@@ -118,6 +131,7 @@ def settlement_blocks(clubs) -> list:
                 ft(row.fees),
                 ft(row.to_federation),
                 ft(row.to_organiser),
+                ft(row.room_rent),
                 ft(row.collected_by_club),
                 ft(row.received_by_federation),
                 ft(row.balance),

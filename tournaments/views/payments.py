@@ -1,9 +1,6 @@
 """Payment pages: an entry's payments (and the form that books one), the bank statement import with its
 preview and confirmation, and the monthly settlement between the federation and its clubs (page, CSV)."""
 
-import csv
-import io
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
@@ -15,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.query import DATE_PART_RANGES
+from federation import spreadsheet
 from federation.access import check, object_or_deny
 from federation.models import Club, Federation
 from results.upload_input import UploadInputError, read_upload_text
@@ -184,6 +182,7 @@ def settlement(request, code=None, pk=None, year=None, month=None):
                     "fees",
                     "to_federation",
                     "to_organiser",
+                    "room_rent",
                     "collected_by_club",
                     "received_by_federation",
                     "balance",
@@ -195,47 +194,44 @@ def settlement(request, code=None, pk=None, year=None, month=None):
 
 @login_required
 def settlement_csv(request, code=None, pk=None, year=None, month=None):
-    """The settlement for a spreadsheet: ';'-separated, UTF-8 with a BOM (Excel reads the accents),
-    integer forints without grouping."""
+    """The settlement for a spreadsheet (`federation.spreadsheet`: ';'-separated, UTF-8 with a BOM), integer
+    forints without grouping; the room rent the club keeps (within "kept by the club") on its own column."""
     federation, club = _settlement_scope(request, pk, code)
     year, month = _month(year, month)
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(
-        [
-            _("Club"),
-            _("Date"),
-            _("Event"),
-            _("Event class"),
-            _("Paying players"),
-            _("Fees owed (Ft)"),
-            _("Federation's share (Ft)"),
-            _("Kept by the club (Ft)"),
-            _("Collected by the club (Ft)"),
-            _("Received by the federation (Ft)"),
-            _("Balance due to the federation (Ft)"),
-        ]
-    )
-    for row in service.settlement(federation, year, month, club=club):
-        for line in row.events:
-            event = line.event
-            writer.writerow(
-                [
-                    row.club.name,
-                    event.start_date.strftime("%Y.%m.%d."),
-                    event.title,
-                    event.get_event_class_display(),
-                    line.players,
-                    line.fees,
-                    line.to_federation,
-                    line.to_organiser,
-                    line.collected_by_club,
-                    line.received_by_federation,
-                    line.balance,
-                ]
-            )
+    header = [
+        _("Club"),
+        _("Date"),
+        _("Event"),
+        _("Event class"),
+        _("Paying players"),
+        _("Fees owed (Ft)"),
+        _("Federation's share (Ft)"),
+        _("Kept by the club (Ft)"),
+        _("Of which room rent (Ft)"),
+        _("Collected by the club (Ft)"),
+        _("Received by the federation (Ft)"),
+        _("Balance due to the federation (Ft)"),
+    ]
+    rows = [
+        (
+            row.club.name,
+            line.event.start_date.strftime("%Y.%m.%d."),
+            line.event.title,
+            line.event.get_event_class_display(),
+            line.players,
+            line.fees,
+            line.to_federation,
+            line.to_organiser,
+            line.room_rent,
+            line.collected_by_club,
+            line.received_by_federation,
+            line.balance,
+        )
+        for row in service.settlement(federation, year, month, club=club)
+        for line in row.events
+    ]
     response = HttpResponse(
-        ("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
+        spreadsheet.csv_text(header, rows).encode("utf-8"), content_type="text/csv; charset=utf-8"
     )
     label = f"club{club.pk}" if club else federation.code
     response["Content-Disposition"] = f'attachment; filename="settlement-{label}-{year}-{month:02d}.csv"'

@@ -1,4 +1,5 @@
-"""A round's results as the CSV the upload reads, and the PDFs of a round and of the standings.
+"""A round's results as the CSV the upload reads, the PDFs of a round and of the standings, and the
+standings as a spreadsheet (CSV and XLSX through `federation.spreadsheet`).
 
 The same permission as the matching page: a round's export and PDF through `round_or_deny`, the standings'
 through `event_or_deny`."""
@@ -57,49 +58,101 @@ def round_pdf(request, pk):
     return pdf.pdf_response(f"ulti-{event.pk}-round-{rnd.number}", _("Round results"), subtitle, blocks)
 
 
-def standings_pdf(request, pk):
-    event = event_or_deny(request, pk)
+def _standings_of(request, event):
+    """The stage and round the standings page shows for these query parameters: (stage, after) or Nones."""
     stages = list(Stage.objects.filter(event=event).order_by("number"))
     number = request.GET.get("stage")
     stage = next((s for s in stages if str(s.number) == number), stages[-1] if stages else None)
+    if stage is None:
+        return None, None
+    rounds = pages.after_rounds(stage)
+    after = query_int(request.GET, "after", 0, 32767)
+    return stage, (after if after in rounds else (rounds[-1] if rounds else None))
+
+
+def standings_pdf(request, pk):
+    event = event_or_deny(request, pk)
+    stage, after = _standings_of(request, event)
     blocks, heading = [], ""
-    if stage is not None:
-        rounds = pages.after_rounds(stage)
-        after = query_int(request.GET, "after", 0, 32767)
-        after = after if after in rounds else (rounds[-1] if rounds else None)
-        if after:
-            heading = _("standings after round %(n)s") % {"n": after}
-            teams = pages.team_standings(stage, after) if event.format == event.Format.ULTI_TEAM else []
-            if teams:
-                blocks.append(
-                    pdf.Table(
-                        title=_("Teams"),
-                        headers=[_("Place"), _("Team"), _("Points"), _("Forint")],
-                        rows=[(f"{t.place}.", t.entry.team_name, t.points, _forint(t.forint)) for t in teams],
-                        widths=(1.2, 7, 2, 2),
-                        align="RLRR",
-                    )
-                )
+    if after:
+        heading = _("standings after round %(n)s") % {"n": after}
+        teams = pages.team_standings(stage, after) if event.format == event.Format.ULTI_TEAM else []
+        if teams:
             blocks.append(
                 pdf.Table(
-                    title=_("Players") if teams else "",
-                    headers=[_("Place"), _("No."), _("Player"), _("Points"), _("Forint"), _("Tables")],
-                    rows=[
-                        (
-                            f"{r.place}.",
-                            r.participant.number,
-                            str(r.participant.person),
-                            r.points,
-                            _forint(r.forint),
-                            r.tables,
-                        )
-                        for r in pages.standings(stage, None, after)
-                    ],
-                    widths=(1.2, 1, 6, 1.6, 2, 1.4),
-                    align="RRLRRR",
+                    title=_("Teams"),
+                    headers=[_("Place"), _("Team"), _("Points"), _("Forint")],
+                    rows=[(f"{t.place}.", t.entry.team_name, t.points, _forint(t.forint)) for t in teams],
+                    widths=(1.2, 7, 2, 2),
+                    align="RLRR",
                 )
             )
+        blocks.append(
+            pdf.Table(
+                title=_("Players") if teams else "",
+                headers=[_("Place"), _("No."), _("Player"), _("Points"), _("Forint"), _("Tables")],
+                rows=[
+                    (
+                        f"{r.place}.",
+                        r.participant.number,
+                        str(r.participant.person),
+                        r.points,
+                        _forint(r.forint),
+                        r.tables,
+                    )
+                    for r in pages.standings(stage, None, after)
+                ],
+                widths=(1.2, 1, 6, 1.6, 2, 1.4),
+                align="RRLRRR",
+            )
+        )
     if not blocks:
         blocks.append(pdf.Paragraph(_("No results yet.")))
     subtitle = pdf.line(event.federation, event.club, event.start_date, str(stage or ""), heading)
     return pdf.pdf_response(f"ulti-{event.pk}-standings", event.title, subtitle, blocks)
+
+
+def _place(place_from: int, place_to: int):
+    """A place of its own as a number; a shared one as "3–4" (an en dash: no spreadsheet reads it as a date)."""
+    return place_from if place_from == place_to else f"{place_from}\u2013{place_to}"
+
+
+def standings_export(request, pk, fmt):
+    """The standings page's table as a spreadsheet: CSV (Hungarian Excel) or XLSX, forints as integers.
+
+    One line per player of the stage after the chosen round (the whole stage, with each player's group when
+    it has several; a team event adds the player's team); the same permission as the page."""
+    event = event_or_deny(request, pk)
+    stage, after = _standings_of(request, event)
+    rows = pages.standings(stage, None, after) if after else []
+    grouped = stage is not None and stage.groups.count() > 1
+    teams = event.format == event.Format.ULTI_TEAM
+    header = [
+        _("Place"),
+        _("No."),
+        _("Player"),
+        *([_("Group")] if grouped else []),
+        *([_("Team")] if teams else []),
+        _("Points"),
+        _("Forint"),
+        _("Tables"),
+        _("Bye"),
+    ]
+    lines = [
+        (
+            _place(r.place_from, r.place_to),
+            r.participant.number,
+            str(r.participant.person),
+            *([r.participant.group.name if r.participant.group else ""] if grouped else []),
+            *([r.participant.entry.team_name if r.participant.entry else ""] if teams else []),
+            r.points,
+            r.forint,
+            r.tables,
+            r.byes,
+        )
+        for r in rows
+    ]
+    name = f"ulti-{event.pk}-standings" + (f"-{stage.number}-{after}" if after else "")
+    if fmt == "xlsx":
+        return spreadsheet.xlsx_response(name, header, lines, sheet=_("Standings"))
+    return spreadsheet.csv_response(name, header, lines)
