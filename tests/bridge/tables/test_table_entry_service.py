@@ -3,6 +3,7 @@ is a no-op, a second phone that has not seen the first one's result meets a conf
 becomes a new version through the one upload seam (source "table entry", this table's rows only)."""
 
 import pytest
+from django.utils import translation
 
 from bridge.models import SessionPair, TableEntry
 from bridge.services import setup, table_entry, uploads, versions
@@ -11,6 +12,15 @@ from results.models import VersionedUpload
 from .conftest import key
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The refusals are matched by their English text (the phone page shows them in Hungarian)."""
+    with translation.override("en"):
+        yield
+
+
 Kind = TableEntry.Kind
 
 
