@@ -36,6 +36,7 @@ urlpatterns = [
     path("sessions/<int:pk>/movement/", director.guide_cards, name="bridge_guide_cards"),
     path("sessions/<int:pk>/tables/", tables.table_codes, name="bridge_table_codes"),
     path("sessions/<int:pk>/control-room/", tables.control_room, name="bridge_control_room"),
+    path("sessions/<int:pk>/control-room/clock/", tables.start_round_clock, name="bridge_round_clock"),
     path("table/", tables.table_start, name="bridge_table_start"),
     path("table/<str:code>/", tables.table_page, name="bridge_table"),
     path("sessions/<int:pk>/roster/", director.roster_page, name="bridge_roster"),

@@ -97,3 +97,30 @@ class TableEntry(AppendOnly):
 
     def __str__(self):
         return f"{self.code_id} #{self.board} {self.kind} {self.contract} {self.score}"
+
+
+class RoundClock(models.Model):
+    """The director started the clock of a round of a session (VSz 31): its start and its time limit.
+
+    Rows are only added: starting a round's clock again writes a new row, and the latest row of a round
+    is its clock (the earlier ones say when it was started before)."""
+
+    session = models.ForeignKey(
+        "bridge.PairSession",
+        on_delete=models.CASCADE,
+        related_name="round_clocks",
+        verbose_name=pgettext_lazy("bridge", "session"),
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    started_at = models.DateTimeField(_("started at"))
+    minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"))
+    screens_or_beginners = models.BooleanField(_("screens or beginners"), default=False)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["session", "-started_at", "-pk"]
+        verbose_name = _("round clock")
+        verbose_name_plural = _("round clocks")
+
+    def __str__(self):
+        return f"{self.session} round {self.round}: {self.started_at:%H:%M} +{self.minutes}'"

@@ -18,12 +18,14 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bridge.engine import round_clock
 from bridge.engine.csv_upload import Problem, result_of
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 
-from ..models import PairSession, SessionPair, TableCode, TableEntry
+from ..models import PairSession, RoundClock, SessionPair, TableCode, TableEntry
 from ..models.tables import CODE_ALPHABET, CODE_LENGTH
 from . import decisions, uploads, versions
 
@@ -369,6 +371,7 @@ class TableProgress:
     code: TableCode
     current: TableRound | None
     rounds: list[TableRound]
+    late: bool = False  # the round clock's time is over and this table still has a board of it missing
 
     @property
     def counts(self) -> dict[str, int]:
@@ -393,3 +396,113 @@ def control_room(session: PairSession) -> tuple[list[TableProgress], list[tuple[
                 if b.status in ("disputed", "pending"):
                     waiting.append((r, b))
     return tables, waiting
+
+
+# --- the round clock (VSz 31) ---------------------------------------------------------------------------
+
+
+@dataclass
+class Clock:
+    """A round's clock as the pages show it: server-computed, `seconds_left` negative once it is over."""
+
+    row: RoundClock
+    now: object  # the server's time the clock was read at
+    ends_at: object
+    seconds_left: int
+
+    @property
+    def round(self) -> int:
+        return self.row.round
+
+    @property
+    def minutes(self) -> int:
+        return self.row.minutes
+
+    @property
+    def over(self) -> bool:
+        return self.seconds_left <= 0
+
+    @property
+    def shown(self) -> str:
+        """The time left as m:ss ("−m:ss" once over), as the page first shows it."""
+        left = abs(self.seconds_left)
+        return f"{'−' if self.seconds_left < 0 else ''}{left // 60}:{left % 60:02d}"
+
+
+def boards_per_round(session: PairSession) -> int:
+    """The boards of a round in the session's generated movements (the most, if sections differ); 0: none."""
+    plans = [s.plan() for s in session.sections.all()]
+    return max((p.boards_per_round for p in plans if p is not None), default=0)
+
+
+def rounds_of(session: PairSession) -> int:
+    plans = [s.plan() for s in session.sections.all()]
+    return max((p.rounds for p in plans if p is not None), default=0)
+
+
+def playing_round(session: PairSession, tables: list[TableProgress] | None = None) -> int:
+    """The round being played: the earliest current round of the coded tables (1 when none has one)."""
+    if tables is None:
+        tables = control_room(session)[0]
+    current = [t.current.round for t in tables if t.current]
+    return min(current) if current else 1
+
+
+def start_clock(
+    session: PairSession, user, *, round, screens_or_beginners=False, change_minute=False, minutes=None
+) -> RoundClock:
+    """Start (or start again) the clock of a round (none given: the round being played) now; the time limit is VSz 31's unless the director
+    gives his own (`minutes`: the rule leaves the playing time to him). EntryRefused when it cannot."""
+    rounds, boards = rounds_of(session), boards_per_round(session)
+    if not rounds or not boards:
+        raise EntryRefused(_("No section of this session has a generated movement to time."))
+    round = playing_round(session) if round in (None, "") else _int(round, _("Round"))
+    if not 1 <= round <= rounds:
+        raise EntryRefused(_("The session has rounds 1 to %(rounds)s.") % {"rounds": rounds})
+    if minutes in (None, ""):
+        minutes = round_clock.time_limit(
+            boards, screens_or_beginners=bool(screens_or_beginners), change_minute=bool(change_minute)
+        )
+    else:
+        minutes = _int(minutes, _("Minutes"))
+        if not 1 <= minutes <= 240:
+            raise EntryRefused(_("The time limit is 1 to 240 minutes."))
+    return RoundClock.objects.create(
+        session=session,
+        round=round,
+        started_at=timezone.now(),
+        minutes=minutes,
+        screens_or_beginners=bool(screens_or_beginners),
+        started_by=user,
+    )
+
+
+def clock_of(session: PairSession, round: int | None = None) -> Clock | None:
+    """The clock last started in the session (of `round`, if given); None: none started."""
+    rows = RoundClock.objects.filter(session=session)
+    if round is not None:
+        rows = rows.filter(round=round)
+    row = rows.order_by("-started_at", "-pk").first()
+    if row is None:
+        return None
+    now = timezone.now()
+    ends_at = round_clock.ends_at(row.started_at, row.minutes)
+    return Clock(row, now, ends_at, round_clock.seconds_left(row.started_at, row.minutes, now))
+
+
+def mark_late(tables: list[TableProgress], clock: Clock | None) -> None:
+    """Set `late` on the tables the engine finds late for the clock's round."""
+    if clock is None:
+        return
+    states = [
+        round_clock.TableState(
+            t,
+            t.current.round if t.current else None,
+            len(t.current.boards) if t.current else 0,
+            sum(1 for b in t.current.boards if b.done) if t.current else 0,
+        )
+        for t in tables
+    ]
+    late = round_clock.late_tables(clock.round, clock.row.started_at, clock.minutes, clock.now, states)
+    for state in late:
+        state.table.late = True

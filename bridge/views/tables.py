@@ -15,10 +15,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
 from federation.client_ip import client_ip
 from federation.services.throttle import blocked, throttled
 
+from ..engine import round_clock
 from ..models import TableEntry
 from ..services import notation, table_entry
 from .common import MANAGE, session_context, session_or_deny
@@ -48,9 +50,51 @@ def control_room(request, pk):
     """Per table: which boards are entered, confirmed, disputed; the boards waiting for the director."""
     session = session_or_deny(request, pk, MANAGE)
     tables, waiting = table_entry.control_room(session)
+    clock = table_entry.clock_of(session)
+    table_entry.mark_late(tables, clock)
+    boards = table_entry.boards_per_round(session)
     return render(
-        request, "bridge/control_room.html", session_context(request, session, tables=tables, waiting=waiting)
+        request,
+        "bridge/control_room.html",
+        session_context(
+            request,
+            session,
+            tables=tables,
+            waiting=waiting,
+            clock=clock,
+            late_count=sum(1 for t in tables if t.late),
+            next_round=table_entry.playing_round(session, tables),
+            rounds=table_entry.rounds_of(session),
+            boards_per_round=boards,
+            guideline=round_clock.time_limit(boards) if boards else None,
+        ),
     )
+
+
+@require_POST
+def start_round_clock(request, pk):
+    """The director starts (or starts again) a round's clock (VSz 31): now, with the rule's time limit
+    for the round's boards or the minutes he gives."""
+    session = session_or_deny(request, pk, MANAGE)
+    try:
+        clock = table_entry.start_clock(
+            session,
+            request.user,
+            round=request.POST.get("round") or None,
+            screens_or_beginners=bool(request.POST.get("screens")),
+            change_minute=bool(request.POST.get("change_minute")),
+            minutes=request.POST.get("minutes") or None,
+        )
+    except table_entry.EntryRefused as refused:
+        for text in refused.messages:
+            messages.error(request, text)
+    else:
+        messages.success(
+            request,
+            _("The clock of round %(round)s started: %(minutes)s minutes.")
+            % {"round": clock.round, "minutes": clock.minutes},
+        )
+    return redirect("bridge_control_room", session.pk)
 
 
 # --- the phone ------------------------------------------------------------------------------------------
@@ -130,6 +174,7 @@ def table_page(request, code):
     if request.method == "POST":
         return _post(request, code)
     now = table_entry.current_round(code)
+    clock = table_entry.clock_of(code.session, now.round) if now else None
     for board in now.boards if now else ():
         board.key = secrets.token_hex(12)  # the forms' idempotency keys: a second tap or a resend is a no-op
     return render(
@@ -140,6 +185,7 @@ def table_page(request, code):
             "session": code.session,
             "event": code.session.event,
             "now": now,
+            "clock": clock,
             "closed": code.session.published_at is not None,
             "post_url": reverse("bridge_table", args=[code.code]),
         },

@@ -274,6 +274,7 @@ def _build_world():
     from bridge.services import table_entry
 
     kwargs["bridge_table_codes"] = kwargs["bridge_control_room"] = {"pk": session.pk}
+    kwargs["bridge_round_clock"] = {"pk": session.pk}
     kwargs["bridge_table"] = {"code": table_entry.create_codes(session, users["director"])[0].code}
     # The player's pair's convention card (VSz 15), uploaded as a PDF: its page and its file.
     from django.core.files.uploadedfile import SimpleUploadedFile

@@ -160,6 +160,7 @@ PAGES = {
     # needs no account, its code is the permission (the matrix's POST carries no entry: refused for all).
     "bridge_table_codes": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_control_room": {"GET": RUNS_BRIDGE_EVENT},
+    "bridge_round_clock": {"POST": RUNS_BRIDGE_EVENT},
     "bridge_table_start": {"GET": PUBLIC},
     "bridge_table": {"GET": PUBLIC, "POST": NOBODY},
     "bridge_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
