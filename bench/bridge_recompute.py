@@ -273,8 +273,8 @@ UPLOAD_RUNS = 7  # timed uploads of each kind for the upload service's profile
 
 
 def upload_profile(event, session, user, show=False):
-    """The upload service alone (`uploads.submit`, no recompute: its messages wait for a commit the bench
-    never runs the callbacks of): a one-board traveller and the whole session's PBN, median wall time and
+    """The PBN file read alone (CPU time), and the upload service alone (`uploads.submit`, no recompute: its
+    messages wait for a commit the bench never runs the callbacks of): a one-board traveller and the whole session's PBN, median wall time and
     the queries of one (Django's CaptureQueriesContext; COPY streams apart); `show` prints each query."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -291,6 +291,12 @@ def upload_profile(event, session, user, show=False):
         return dict(kind=uploads.FORM, board=1, lines=lines)
 
     out = {}
+    parse = []
+    for _ in range(UPLOAD_RUNS):  # the file read alone (PBN reader, the rows as upload rows), in CPU time
+        start = time.process_time()
+        uploads.parse_pbn(text)
+        parse.append(time.process_time() - start)
+    out["PBN parse alone, CPU"] = (statistics.median(parse), 0, 0)
     original = bulk.insert_rows
     copies = {"n": 0}
 
@@ -441,9 +447,10 @@ def main():
         for name, (median, queries, copies) in upload_profile(
             *made[200], show="--queries" in sys.argv
         ).items():
+            what = name if name.startswith("PBN parse") else f"upload service alone (uploads.submit, {name})"
             print(
-                f"  200 pairs upload service alone (uploads.submit, {name}), median of {UPLOAD_RUNS}: "
-                f"{median * 1000:.0f} ms; {queries} queries + {copies} COPY  [load {dbbench.load()}]"
+                f"  200 pairs {what}, median of {UPLOAD_RUNS}: {median * 1000:.0f} ms; "
+                f"{queries} queries + {copies} COPY  [load {dbbench.load()}]"
             )
         latencies, writes = celery_latency(UPLOADS)
         print(
