@@ -5,6 +5,7 @@ import datetime
 import uuid
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from bridge.services import setup, table_entry
@@ -38,3 +39,25 @@ def codes(session, director):
 
 def key() -> str:
     return uuid.uuid4().hex
+
+
+@pytest.fixture
+def clients(make_user, director, mbsz, event):
+    """A logged-in client per role the pages are tried with: this event's director, another event's, a
+    player, the federation's staff, and an anonymous visitor."""
+    from demo import bridge_sample as sample
+
+    other_event = sample.event_with_pairs(
+        mbsz, pairs=4, title="Másik verseny", start=event.sessions.first().starts_at
+    )
+    users = {
+        "director": director,
+        "other_director": make_user("masik-td@example.hu", kind=Role.DIRECTOR, event=other_event),
+        "player": make_user("jatekos-asztal@example.hu"),
+        "staff": make_user("staff-asztal@example.hu", kind=Role.FEDERATION_STAFF, federation=mbsz),
+    }
+    made = {"anonymous": Client()}
+    for name, user in users.items():
+        made[name] = Client()
+        made[name].force_login(user)
+    return made

@@ -3,37 +3,15 @@ the control room shows the time left and marks the tables late once the time is 
 the table's phone shows the time left."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from freezegun import freeze_time
 
 from bridge.models import RoundClock, TableEntry
 from bridge.services import table_entry
-from federation.models import Role
 
 from .conftest import key
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clients(make_user, director, mbsz, event):
-    from demo import bridge_sample as sample
-
-    other_event = sample.event_with_pairs(
-        mbsz, pairs=4, title="Másik óra", start=event.sessions.first().starts_at
-    )
-    users = {
-        "director": director,
-        "other_director": make_user("masik-ora@example.hu", kind=Role.DIRECTOR, event=other_event),
-        "player": make_user("jatekos-ora@example.hu"),
-        "staff": make_user("staff-ora@example.hu", kind=Role.FEDERATION_STAFF, federation=mbsz),
-    }
-    made = {"anonymous": Client()}
-    for name, user in users.items():
-        made[name] = Client()
-        made[name].force_login(user)
-    return made
 
 
 def start(client, session, **data):

@@ -5,36 +5,14 @@ director only."""
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from bridge.models import TableEntry
 from bridge.services import table_entry
-from federation.models import Role
 
 from .conftest import key
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clients(make_user, director, mbsz, event):
-    from demo import bridge_sample as sample
-
-    other_event = sample.event_with_pairs(
-        mbsz, pairs=4, title="Másik verseny", start=event.sessions.first().starts_at
-    )
-    users = {
-        "director": director,
-        "other_director": make_user("masik-td@example.hu", kind=Role.DIRECTOR, event=other_event),
-        "player": make_user("jatekos-asztal@example.hu"),
-        "staff": make_user("staff-asztal@example.hu", kind=Role.FEDERATION_STAFF, federation=mbsz),
-    }
-    made = {"anonymous": Client()}
-    for name, user in users.items():
-        made[name] = Client()
-        made[name].force_login(user)
-    return made
 
 
 def phone(client, code):
