@@ -296,7 +296,13 @@ def document(title: str, subtitle: str = "", blocks: Iterable[Block] = ()) -> by
 
 def pdf_response(filename: str, title: str, subtitle: str = "", blocks: Iterable[Block] = ()) -> HttpResponse:
     """The document as an inline PDF answer named `filename` (".pdf" added)."""
-    response = HttpResponse(document(title, subtitle, blocks), content_type="application/pdf")
+    return pdf_bytes_response(document(title, subtitle, blocks), filename)
+
+
+def pdf_bytes_response(data: bytes, filename: str, *, attachment: bool = False) -> HttpResponse:
+    """A PDF already made (one kept in the database, say) as the answer named `filename` (".pdf" added):
+    shown inline, or offered for download with `attachment`."""
+    response = HttpResponse(data, content_type="application/pdf")
     name = filename if filename.endswith(".pdf") else f"{filename}.pdf"
-    response["Content-Disposition"] = f'inline; filename="{name}"'
+    response["Content-Disposition"] = f'{"attachment" if attachment else "inline"}; filename="{name}"'
     return response

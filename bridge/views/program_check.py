@@ -2,10 +2,11 @@
 the portal's engine agrees and where it does not (and by which rule). Staff of that federation only."""
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from federation import pdf
 from federation.access import object_or_deny
 from federation.models import Federation
 from results.upload_input import UploadInputError
@@ -30,7 +31,9 @@ def program_check(request, pk):
                 data = checks.report_pdf(
                     report, federation=federation, program=form.cleaned_data["program"], file_name=file.name
                 )
-                return _pdf(data, checks.pdf_name(form.cleaned_data["program"] or file.name))
+                return pdf.pdf_bytes_response(
+                    data, checks.pdf_name(form.cleaned_data["program"] or file.name), attachment=True
+                )
             if form.cleaned_data["accept"]:
                 checks.accept(
                     federation, form.cleaned_data["program"], report, user=request.user, file_name=file.name
@@ -62,10 +65,6 @@ def accepted_report(request, pk, accepted_pk):
     accepted = get_object_or_404(AcceptedProgram, pk=accepted_pk, federation=federation)
     if not accepted.report_pdf:  # accepted before reports were kept as PDF
         raise Http404
-    return _pdf(bytes(accepted.report_pdf), checks.pdf_name(accepted.program))
-
-
-def _pdf(data: bytes, name: str) -> HttpResponse:
-    response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    return pdf.pdf_bytes_response(
+        bytes(accepted.report_pdf), checks.pdf_name(accepted.program), attachment=True
+    )
