@@ -332,6 +332,11 @@ class Event(models.Model):
     def active_entries(self):
         return self.entries.filter(status=self.entries.model.Status.ACTIVE)
 
+    @property
+    def scoring_program_shown(self) -> str:
+        """The program named, or the portal when none is (the portal scores the event)."""
+        return self.scoring_program or scoring_programs.PORTAL
+
     def waiting_entries(self):
         return self.entries.filter(status=self.entries.model.Status.WAITING).order_by("waiting_since", "pk")
 
