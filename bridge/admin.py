@@ -80,3 +80,23 @@ class ExclusionAdmin(ReadOnlyAdmin):
 class DealSetAdmin(ReadOnlyAdmin):
     list_display = ["set_id", "session", "boards", "created_by", "created_at"]
     fields = ["set_id", "session", "boards", "created_by", "created_at"]
+
+
+@admin.register(models.TableCode)
+class TableCodeAdmin(ReadOnlyAdmin):
+    list_display = ("code", "session", "section", "table", "created_by", "created_at")
+    search_fields = ("code",)
+
+
+@admin.register(models.TableEntry)
+class TableEntryAdmin(ReadOnlyAdmin):
+    """Append-only: what a table's phone sent, as sent (a correction is a new entry or a version)."""
+
+    list_display = ("created_at", "code", "kind", "round", "board", "contract", "declarer", "score", "version")
+    list_filter = ("kind",)
+    search_fields = ("code__code",)
+
+
+@admin.register(models.RoundClock)
+class RoundClockAdmin(ReadOnlyAdmin):
+    list_display = ("session", "round", "started_at", "minutes", "screens_or_beginners", "started_by")
