@@ -289,6 +289,7 @@ PAGES = {
     "teams_setup": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "teams_standings": {"GET": PUBLIC},
     "teams_standings_pdf": {"GET": PUBLIC},
+    "teams_export_usebio": {"GET": PUBLIC},
     "teams_swap": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "teams_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "teams_upload_confirm": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
