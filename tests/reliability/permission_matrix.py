@@ -316,6 +316,8 @@ PAGES = {
     "ulti_standings_pdf": {"GET": PUBLIC},
     "ulti_standings_csv": {"GET": PUBLIC},
     "ulti_standings_xlsx": {"GET": PUBLIC},
+    "ulti_team_standings_csv": {"GET": PUBLIC},
+    "ulti_team_standings_xlsx": {"GET": PUBLIC},
     "ulti_start": {"GET": NOBODY, "POST": NOBODY},
     "ulti_upload": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
     "ulti_upload_confirm": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
