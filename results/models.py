@@ -27,8 +27,8 @@ class VersionedUpload(models.Model):
         TABLE = "table", _("table entry")
 
     number = models.PositiveIntegerField(_("version"))
-    # USEBIO files and table entry are bridge pairs' own: the bridge models widen the choices
-    # (`source_with_usebio`).
+    # USEBIO files and table entry are the bridge games' own: the bridge pairs and teams models widen the
+    # choices (`source_with_usebio`).
     source = models.CharField(
         _("source"), max_length=12, choices=[c for c in Source.choices if c[0] not in BRIDGE_PAIRS_ONLY]
     )
@@ -43,10 +43,12 @@ class VersionedUpload(models.Model):
         ordering = ["number"]
 
 
-def source_with_usebio() -> models.CharField:
-    """The `source` field of an upload model that also takes USEBIO files and table entries (bridge pairs
-    sessions)."""
-    return models.CharField(_("source"), max_length=12, choices=VersionedUpload.Source.choices)
+def source_with_usebio(*, table: bool = True) -> models.CharField:
+    """The `source` field of an upload model that also takes USEBIO files (bridge pairs sessions and team
+    matches) and, with `table`, table entries (bridge pairs only)."""
+    skip = () if table else ("table",)
+    choices = [c for c in VersionedUpload.Source.choices if c[0] not in skip]
+    return models.CharField(_("source"), max_length=12, choices=choices)
 
 
 class RecomputeState(models.Model):

@@ -115,7 +115,7 @@ class TeamUploadSerializer(ResolutionFields):
     away_imps = serializers.DecimalField(max_digits=7, decimal_places=2, min_value=0, required=False)
     boards_played = serializers.IntegerField(min_value=1, required=False)
     file = serializers.FileField(required=False)
-    file_format = serializers.ChoiceField(choices=["pbn", "csv"], required=False)
+    file_format = serializers.ChoiceField(choices=["pbn", "csv", "usebio"], required=False)
     note = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
@@ -255,9 +255,12 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 def _input(values) -> tuple[str, ParsedResult | None]:
-    """The upload's format ("pbn", "csv" or the form's) and, for the form's, its parsed result."""
+    """The upload's format ("pbn", "csv", "usebio" or the form's) and, for the form's, its parsed result.
+    A file without `file_format` is read as USEBIO when its name ends in .xml, as PBN otherwise."""
     if values.get("file") is not None:
-        return ("csv" if values.get("file_format") == "csv" else "pbn"), None
+        if values.get("file_format"):
+            return values["file_format"], None
+        return ("usebio" if values["file"].name.lower().endswith(".xml") else "pbn"), None
     if "home_imps" in values or "away_imps" in values:
         if "home_imps" not in values or "away_imps" not in values:
             raise UploadError(_("Send both home_imps and away_imps."))

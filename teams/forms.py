@@ -29,7 +29,7 @@ class SetupForm(forms.ModelForm):
 
 
 class FileUploadForm(forms.Form):
-    KINDS = [("pbn", _("PBN file (both rooms)")), ("csv", _("CSV file"))]
+    KINDS = [("pbn", _("PBN file (both rooms)")), ("csv", _("CSV file")), ("usebio", _("USEBIO file (XML)"))]
     kind = forms.ChoiceField(label=_("format"), choices=KINDS)
     file = forms.FileField(label=_("file"))
     note = forms.CharField(label=_("note"), required=False, max_length=500)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.immutable import AppendOnly
 from federation.models import Person
-from results.models import VersionedUpload
+from results.models import VersionedUpload, source_with_usebio
 from results.upload_decisions import RecordedDecision
 from teams.engine.pairing.knockout import plan_match
 from tournaments.models import Entry, Event
@@ -254,6 +254,7 @@ class MatchUpload(AppendOnly, VersionedUpload):
     """One version of a match's result: board by board (PBN, CSV, form) or just the IMP totals."""
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="uploads")
+    source = source_with_usebio(table=False)
     imps_only = models.BooleanField(_("IMP result only"), default=False)
     home_imps = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     away_imps = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)

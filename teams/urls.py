@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import director, pdf, public
+from .views import director, exports, pdf, public
 
 urlpatterns = [
     path("events/<int:pk>/", public.event_page, name="teams_event"),
@@ -8,6 +8,7 @@ urlpatterns = [
     path("events/<int:pk>/standings/", public.standings_page, name="teams_standings"),
     path("events/<int:pk>/bracket/", public.bracket_page, name="teams_bracket"),
     path("events/<int:pk>/standings.pdf", pdf.standings_pdf, name="teams_standings_pdf"),
+    path("events/<int:pk>/usebio.xml", exports.export_usebio, name="teams_export_usebio"),
     path("events/<int:pk>/bracket.pdf", pdf.bracket_pdf, name="teams_bracket_pdf"),
     path("events/<int:pk>/players/", public.players_page, name="teams_players"),
     path("events/<int:pk>/butler/", public.butler_page, name="teams_butler"),

@@ -16,6 +16,18 @@ urlpatterns = [
         {"fmt": "xlsx"},
         name="ulti_standings_xlsx",
     ),
+    path(
+        "events/<int:pk>/team-standings.csv",
+        exports.team_standings_export,
+        {"fmt": "csv"},
+        name="ulti_team_standings_csv",
+    ),
+    path(
+        "events/<int:pk>/team-standings.xlsx",
+        exports.team_standings_export,
+        {"fmt": "xlsx"},
+        name="ulti_team_standings_xlsx",
+    ),
     path("events/<int:pk>/players/<int:person>/", public.player_card, name="ulti_player"),
     path("events/<int:pk>/start/", director.start, name="ulti_start"),
     path("events/<int:pk>/settings/", director.save_settings, name="ulti_settings"),

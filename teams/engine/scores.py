@@ -62,3 +62,19 @@ def room_score(board: int, *, score=None, contract=None, declarer=None, result=N
     if not is_possible_score(played, vul_ns, vul_ew):
         raise _refuse(gettext_noop("%(score)s is not a possible score on this board"), score=played)
     return played, shown
+
+
+def played_of(shown: str) -> tuple[str, str | None, int | None] | None:
+    """The contract, declarer and tricks taken behind a score card's text as `room_score` writes it
+    ("4S N =", "3NTX W -1", "Pass"); None when the text is empty or not of that form."""
+    parts = (shown or "").split()
+    if parts == ["Pass"]:
+        return "Pass", None, None
+    if len(parts) != 3:
+        return None
+    contract, seat, made = parts
+    try:
+        level = parse_contract(contract).level
+        return contract, parse_seat(seat), parse_tricks(made, level)
+    except ValueError:
+        return None

@@ -1,7 +1,9 @@
 """The one way a match's result gets in, from the upload page and the API alike.
 
-A file (PBN or CSV) is read with `results.upload_input` (size limit, Hungarian decodings), parsed by the
-engine (`teams.engine.pbn_reader`, `teams.engine.csv_reader`; their refusals are translated here); the
+A file (PBN, CSV or USEBIO XML) is read with `results.upload_input` (size limit, Hungarian decodings), parsed
+by the engine (`teams.engine.pbn_reader`, `csv_reader`, `usebio_reader`: a USEBIO team file may hold the
+whole event, and the match read is the one between this match's teams; their refusals are translated
+here); the
 web form and the API's boards or IMPs arrive already parsed. Either way `upload_match` checks it against
 the match and writes it as the match's next version (`results.upload_result`: decisions in force, the
 lock, the recompute request). An upload that covers decisions in force is refused with
@@ -17,7 +19,7 @@ from results.models import VersionedUpload
 from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError, decode_text, read_upload_bytes
 
-from ..engine import csv_reader, pbn_reader
+from ..engine import csv_reader, pbn_reader, usebio_reader
 from ..engine.parsed import ParsedResult, UploadError, parsed_from_json, parsed_to_json
 from ..engine.problems import ParseError, problem_of
 from ..models import Match, MatchUpload
@@ -25,7 +27,12 @@ from . import results
 
 Source = VersionedUpload.Source
 FORM = "form"
-FILE_FORMATS = {"pbn": (pbn_reader.parse_pbn, Source.PBN), "csv": (csv_reader.parse_csv, Source.CSV)}
+USEBIO = "usebio"
+FILE_FORMATS = {
+    "pbn": (pbn_reader.parse_pbn, Source.PBN),
+    "csv": (csv_reader.parse_csv, Source.CSV),
+    USEBIO: (usebio_reader.parse_usebio, Source.USEBIO),
+}
 
 
 def translated(error: ParseError) -> UploadError:
@@ -39,9 +46,32 @@ def reason(error: ValueError) -> str:
     return problem if isinstance(problem, str) else problem.render(gettext)
 
 
-def parse_file(data: bytes, fmt: str) -> ParsedResult:
-    """A PBN or CSV file's boards; `UploadError` (translated) when it cannot be decoded or read."""
-    parse, _source = FILE_FORMATS[fmt]
+def team_ref(team) -> usebio_reader.TeamRef:
+    return usebio_reader.TeamRef(team.start_number, team.name)
+
+
+def _usebio_parser(match: Match | None):
+    """The USEBIO reader told which match of the file to read: this match's teams, round and event."""
+    if match is None or match.is_bye:
+        raise UploadError(gettext("A bye has no result to upload."))
+    event_teams = [team_ref(t) for t in match.round.event.teams.all()]
+
+    def parse(text: str) -> ParsedResult:
+        return usebio_reader.parse_usebio(
+            text,
+            team_ref(match.home),
+            team_ref(match.away),
+            round_number=match.round.number,
+            teams=event_teams,
+        )
+
+    return parse
+
+
+def parse_file(data: bytes, fmt: str, match: Match | None = None) -> ParsedResult:
+    """A PBN, CSV or USEBIO file's boards (USEBIO: those of `match`); `UploadError` (translated) when it
+    cannot be decoded or read."""
+    parse = _usebio_parser(match) if fmt == USEBIO else FILE_FORMATS[fmt][0]
     try:
         text = decode_text(data)
     except UploadInputError as error:
@@ -58,6 +88,10 @@ def parse_pbn(data: bytes) -> ParsedResult:
 
 def parse_csv(data: bytes) -> ParsedResult:
     return parse_file(data, "csv")
+
+
+def parse_usebio(data: bytes, match: Match) -> ParsedResult:
+    return parse_file(data, USEBIO, match)
 
 
 @dataclass(frozen=True)
@@ -92,8 +126,11 @@ class WaitingForDecisions(DecisionsPending):
         self.upload = upload
 
 
-def read_input(fmt: str, *, file=None, parsed: ParsedResult | None = None, note: str = "") -> MatchInput:
-    """`fmt` "pbn" or "csv": the uploaded `file` read (size-limited) and parsed; "form": `parsed` as it is.
+def read_input(
+    fmt: str, *, file=None, parsed: ParsedResult | None = None, note: str = "", match: Match | None = None
+) -> MatchInput:
+    """`fmt` "pbn", "csv" or "usebio" (the boards of `match`): the uploaded `file` read (size-limited) and
+    parsed; "form": `parsed` as it is.
 
     Refusals: `UploadInputError` (too large: 413 on the API), `UploadError` (translated, names the line)."""
     if fmt == FORM:
@@ -101,7 +138,7 @@ def read_input(fmt: str, *, file=None, parsed: ParsedResult | None = None, note:
     content = read_upload_bytes(file)
     _parse, source = FILE_FORMATS[fmt]
     return MatchInput(
-        parse_file(content, fmt), source, file.name, hashlib.sha256(content).hexdigest(), note=note
+        parse_file(content, fmt, match), source, file.name, hashlib.sha256(content).hexdigest(), note=note
     )
 
 
@@ -119,7 +156,7 @@ def upload_match(
 ) -> MatchUpload:
     """Read, parse and store one upload of the match's result as its next version; the recompute follows
     the commit. `decisions`, `reasons`, `based_on`: the director's choices (see `results.upload_result`)."""
-    upload = read_input(fmt, file=file, parsed=parsed, note=note)
+    upload = read_input(fmt, file=file, parsed=parsed, note=note, match=match)
     return store(match, user, upload, decisions=decisions, reasons=reasons, based_on=based_on)
 
 

@@ -230,6 +230,7 @@ def _build_world():
         "teams_butler",
         "teams_standings_pdf",
         "teams_bracket_pdf",
+        "teams_export_usebio",
     ):
         kwargs[name] = {"pk": team_event.pk}
     kwargs["teams_setup"] = kwargs["teams_generate"] = {"pk": team_event.pk}
@@ -246,6 +247,12 @@ def _build_world():
     ):
         kwargs[name] = {"pk": ulti_event.pk}
     kwargs["ulti_player"] = {"pk": ulti_event.pk, "person": ulti_person or player_person.pk}
+    # The teams' table exists for a team ulti event only (the demo plays one).
+    ulti_team_event = Event.objects.filter(
+        format=Event.Format.ULTI_TEAM, pk__in=UltiEvent.objects.values("event_id")
+    ).order_by("pk")[0]
+    for name in ("ulti_team_standings_csv", "ulti_team_standings_xlsx"):
+        kwargs[name] = {"pk": ulti_team_event.pk}
     for name in (
         "bridge_session",
         "bridge_session_pdf",

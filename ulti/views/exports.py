@@ -1,9 +1,11 @@
 """A round's results as the CSV the upload reads, the PDFs of a round and of the standings, and the
-standings as a spreadsheet (CSV and XLSX through `federation.spreadsheet`).
+standings as a spreadsheet (CSV and XLSX through `federation.spreadsheet`): the players' table, and for a
+team ulti event also the teams' table (`team_standings_export`; the standings PDF holds both).
 
 The same permission as the matching page: a round's export and PDF through `round_or_deny`, the standings'
 through `event_or_deny`."""
 
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from config.query import query_int
@@ -81,10 +83,19 @@ def standings_pdf(request, pk):
             blocks.append(
                 pdf.Table(
                     title=_("Teams"),
-                    headers=[_("Place"), _("Team"), _("Points"), _("Forint")],
-                    rows=[(f"{t.place}.", t.entry.team_name, t.points, _forint(t.forint)) for t in teams],
-                    widths=(1.2, 7, 2, 2),
-                    align="RLRR",
+                    headers=[_("Place"), _("Team"), _("Players (A, B, C)"), _("Points"), _("Forint")],
+                    rows=[
+                        (
+                            f"{_place(t.place_from, t.place_to)}.",
+                            t.entry.team_name,
+                            _members(t),
+                            t.points,
+                            _forint(t.forint),
+                        )
+                        for t in teams
+                    ],
+                    widths=(1.4, 3.5, 6, 1.6, 2),
+                    align="RLLRR",
                 )
             )
         blocks.append(
@@ -155,4 +166,28 @@ def standings_export(request, pk, fmt):
     name = f"ulti-{event.pk}-standings" + (f"-{stage.number}-{after}" if after else "")
     if fmt == "xlsx":
         return spreadsheet.xlsx_response(name, header, lines, sheet=_("Standings"))
+    return spreadsheet.csv_response(name, header, lines)
+
+
+def _members(team) -> str:
+    """A team's members as the standings page shows them: "A: name, B: name, C: name"."""
+    return ", ".join(f"{m['line']}: {m['name']}" if m.get("line") else m["name"] for m in team.members)
+
+
+def team_standings_export(request, pk, fmt):
+    """Team ulti: the teams' table of the standings page as a spreadsheet (CSV or XLSX): place (a shared
+    one as "3–4"), team, members, points, forints as integers; the same permission and query parameters as
+    the players' export. Other events have no teams' table: 404."""
+    event = event_or_deny(request, pk)
+    if event.format != event.Format.ULTI_TEAM:
+        raise Http404
+    stage, after = _standings_of(request, event)
+    teams = pages.team_standings(stage, after) if after else []
+    header = [_("Place"), _("Team"), _("Players (A, B, C)"), _("Points"), _("Forint")]
+    lines = [
+        (_place(t.place_from, t.place_to), t.entry.team_name, _members(t), t.points, t.forint) for t in teams
+    ]
+    name = f"ulti-{event.pk}-team-standings" + (f"-{stage.number}-{after}" if after else "")
+    if fmt == "xlsx":
+        return spreadsheet.xlsx_response(name, header, lines, sheet=_("Teams"))
     return spreadsheet.csv_response(name, header, lines)

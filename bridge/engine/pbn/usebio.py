@@ -1,10 +1,13 @@
-"""Write a scored pairs session as USEBIO 1.2 XML, the English clubs' results format.
+"""Write a scored pairs session, or a team event's matches, as USEBIO 1.2 XML, the English clubs' results
+format.
 
-Built with xml.etree, so names and event titles are escaped by the serializer, never by hand.
+Built with xml.etree, so names and event titles are escaped by the serializer, never by hand. The pairs
+file reads back through `usebio_reader.read_usebio`, the team file through `teams.engine.usebio_reader`.
 """
 
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from bridge.engine.pbn.records import ResultRecord, SessionRecord
@@ -110,3 +113,105 @@ def _traveller_line(board: ET.Element, result: ResultRecord) -> None:
     # The per-board points of the event's own kind: matchpoints, or IMPs in a Butler/cross-IMP event.
     _add(line, "NS_MATCH_POINTS", result.mp_ns if result.mp_ns is not None else result.imp_ns)
     _add(line, "EW_MATCH_POINTS", result.mp_ew if result.mp_ew is not None else result.imp_ew)
+
+
+# --- team events ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """One table of a team board, from the match's TEAM: where it sat (NS / EW) and the NS score."""
+
+    direction: str
+    score: int
+    contract: str | None = None
+    declarer: str | None = None
+    tricks: int | None = None
+
+
+@dataclass(frozen=True)
+class TeamBoard:
+    number: int
+    imps: int  # the match's TEAM's net IMPs
+    lines: tuple[TeamLine, ...]
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    round: int
+    team: int
+    opposing: int
+    boards: tuple[TeamBoard, ...]
+    team_score: Decimal | None = None  # victory points, when the match has them
+    opposing_score: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    number: int
+    name: str
+    players: tuple[str, ...] = ()
+    place: str | None = None
+    total: Decimal | None = None
+    player_ids: tuple[str | None, ...] = ()
+
+
+def write_team_usebio(
+    teams: Sequence[TeamEntry],
+    matches: Sequence[TeamMatch],
+    *,
+    event_type: str = "SWISS_TEAMS",
+    title: str | None = None,
+    date: str | None = None,
+    club_name: str | None = None,
+    program: str = "Versenyportál",
+) -> str:
+    """USEBIO 1.2 XML text for a team event: its TEAMs (TEAM_ID, TEAM_NAME, players, place) and one MATCH
+    per match played, each BOARD with the TEAM's IMPS and a TRAVELLER_LINE per table (DIRECTION: where
+    the TEAM sat). `date` in PBN form ('2026.03.07')."""
+    root = ET.Element("USEBIO", Version="1.2")
+    if club_name:
+        _add(ET.SubElement(root, "CLUB"), "CLUB_NAME", club_name)
+    event = ET.SubElement(root, "EVENT", EVENT_TYPE=event_type)
+    _add(event, "PROGRAM_NAME", program)
+    _add(event, "EVENT_DESCRIPTION", title)
+    _add(event, "DATE", _usebio_date(date))
+    _add(event, "BOARD_SCORING_METHOD", "IMPS")
+    _add(event, "WINNER_TYPE", 1)
+
+    participants = ET.SubElement(event, "PARTICIPANTS")
+    for entry in teams:
+        team = ET.SubElement(participants, "TEAM", TEAM_ID=str(entry.number), TEAM_NAME=entry.name)
+        _add(team, "PLACE", entry.place)
+        _add(team, "TOTAL_SCORE", entry.total)
+        ids = entry.player_ids
+        for index, name in enumerate(entry.players):
+            player = ET.SubElement(team, "PLAYER")
+            _add(player, "PLAYER_NAME", name)
+            _add(player, "NATIONAL_ID_NUMBER", ids[index] if index < len(ids) else None)
+
+    for match in matches:
+        element = ET.SubElement(event, "MATCH")
+        _add(element, "ROUND_NUMBER", match.round)
+        _add(element, "TEAM", match.team)
+        _add(element, "OPPOSING_TEAM", match.opposing)
+        numbers = [board.number for board in match.boards]
+        if numbers and sorted(numbers) == list(range(min(numbers), max(numbers) + 1)):
+            _add(element, "START_BOARD_NUMBER", min(numbers))
+            _add(element, "END_BOARD_NUMBER", max(numbers))
+        _add(element, "TEAM_SCORE", match.team_score)
+        _add(element, "OPPOSING_TEAM_SCORE", match.opposing_score)
+        for board in match.boards:
+            board_element = ET.SubElement(element, "BOARD")
+            _add(board_element, "BOARD_NUMBER", board.number)
+            _add(board_element, "IMPS", board.imps)
+            for line in board.lines:
+                traveller = ET.SubElement(board_element, "TRAVELLER_LINE")
+                _add(traveller, "DIRECTION", line.direction)
+                _add(traveller, "CONTRACT", line.contract)
+                _add(traveller, "PLAYED_BY", line.declarer)
+                _add(traveller, "TRICKS", line.tricks)
+                _add(traveller, "SCORE", line.score)
+
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -38,8 +38,10 @@ class UsebioError(ValueError):
         self.line, self.message = line, message
 
 
-def _parse(text: str) -> tuple[ET.Element, dict[int, int]]:
-    """The element tree and the line each element starts on (expat, every DOCTYPE refused)."""
+def parse_tree(text: str) -> tuple[ET.Element, dict[int, int]]:
+    """The element tree and the line each element starts on (expat, every DOCTYPE refused); a leading
+    byte-order mark is dropped. Shared by the pairs reader here and the teams one (`teams.engine.usebio_reader`)."""
+    text = text.lstrip("\ufeff")
     parser = expat.ParserCreate()
     builder = ET.TreeBuilder()
     lines: dict[int, int] = {}
@@ -62,9 +64,9 @@ def _parse(text: str) -> tuple[ET.Element, dict[int, int]]:
     return builder.close(), lines
 
 
-def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
-    """A USEBIO 1.2 pairs event: its PARTICIPANTS as totals, its BOARDs' TRAVELLER_LINEs as results."""
-    root, lines = _parse(text.lstrip("\ufeff"))
+def event_of(text: str):
+    """(the <EVENT> element, `line(element)` its starting line): the USEBIO root checked, for every reader."""
+    root, lines = parse_tree(text)
 
     def line(element) -> int:
         return lines.get(id(element), 1)
@@ -74,37 +76,43 @@ def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
     event = root.find("EVENT")
     if event is None:
         raise UsebioError(line(root), "<USEBIO> has no <EVENT>")
+    return event, line
+
+
+def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
+    """A USEBIO 1.2 pairs event: its PARTICIPANTS as totals, its BOARDs' TRAVELLER_LINEs as results."""
+    event, line = event_of(text)
     kind = event.get("EVENT_TYPE", "MP_PAIRS")
     if kind not in _SCORING:
         raise UsebioError(line(event), f"EVENT_TYPE {kind!r} is not a pairs event this reader knows")
     matchpoints = kind == "MP_PAIRS"
     session = SessionRecord(
-        event=_text(event, "EVENT_DESCRIPTION"), date=_date(event, line), scoring=_SCORING[kind]
+        event=text_of(event, "EVENT_DESCRIPTION"), date=_date(event, line), scoring=_SCORING[kind]
     )
-    holder = _holder(event, line)
+    holder = holder_of(event, line)
     participants = holder.find("PARTICIPANTS")
     for pair in participants.findall("PAIR") if participants is not None else ():
-        number = _text(pair, "PAIR_NUMBER")
+        number = text_of(pair, "PAIR_NUMBER")
         if number is None:
             raise UsebioError(line(pair), "a <PAIR> needs a <PAIR_NUMBER>")
-        names = [_text(p, "PLAYER_NAME") for p in pair.findall("PLAYER")]
-        total = _decimal(pair, "TOTAL_SCORE", line)
-        boards = _integer(pair, "BOARDS_PLAYED", line)
+        names = [text_of(p, "PLAYER_NAME") for p in pair.findall("PLAYER")]
+        total = decimal_of(pair, "TOTAL_SCORE", line)
+        boards = integer_of(pair, "BOARDS_PLAYED", line)
         session.totals.append(
             TotalRecord(
                 number,
-                _text(pair, "PLACE"),
-                _text(pair, "DIRECTION"),
+                text_of(pair, "PLACE"),
+                text_of(pair, "DIRECTION"),
                 ";".join(n for n in names if n) or None,
                 total if matchpoints else None,
                 None if matchpoints else total,
-                _decimal(pair, "PERCENTAGE", line),
+                decimal_of(pair, "PERCENTAGE", line),
                 boards,
                 line=line(pair),
             )
         )
     for board in holder.findall("BOARD"):
-        number = _integer(board, "BOARD_NUMBER", line)
+        number = integer_of(board, "BOARD_NUMBER", line)
         if number is None or number < 1:
             raise UsebioError(line(board), "a <BOARD> needs a <BOARD_NUMBER> from 1")
         record = BoardRecord(number, board_dealer(number), board_vulnerability(number), line=line(board))
@@ -116,7 +124,7 @@ def read_usebio(text: str, *, lenient: bool = False) -> SessionRecord:
     return session
 
 
-def _holder(event, line):
+def holder_of(event, line):
     """The element holding the PARTICIPANTS and BOARDs: the EVENT itself, or its one SESSION / SECTION.
 
     Programs write a single session either flat under EVENT or nested as EVENT > SESSION > SECTION; an upload
@@ -134,19 +142,19 @@ def _holder(event, line):
 
 
 def _result(traveller, board: int, vulnerable, matchpoints: bool, line, warnings) -> ResultRecord:
-    ns, ew = _text(traveller, "NS_PAIR_NUMBER"), _text(traveller, "EW_PAIR_NUMBER")
+    ns, ew = text_of(traveller, "NS_PAIR_NUMBER"), text_of(traveller, "EW_PAIR_NUMBER")
     if ns is None or ew is None:
         raise UsebioError(line(traveller), "a <TRAVELLER_LINE> needs NS_PAIR_NUMBER and EW_PAIR_NUMBER")
-    result = ResultRecord(ns, ew, lead=_text(traveller, "LEAD"), line=line(traveller))
+    result = ResultRecord(ns, ew, lead=text_of(traveller, "LEAD"), line=line(traveller))
     ns_points, ew_points = (
-        _decimal(traveller, "NS_MATCH_POINTS", line),
-        _decimal(traveller, "EW_MATCH_POINTS", line),
+        decimal_of(traveller, "NS_MATCH_POINTS", line),
+        decimal_of(traveller, "EW_MATCH_POINTS", line),
     )
     if matchpoints:
         result.mp_ns, result.mp_ew = ns_points, ew_points
     else:
         result.imp_ns, result.imp_ew = ns_points, ew_points
-    contract, score = _text(traveller, "CONTRACT"), _integer(traveller, "SCORE", line)
+    contract, score = text_of(traveller, "CONTRACT"), integer_of(traveller, "SCORE", line)
     if score is None and contract and contract.upper().startswith("A"):
         try:
             result.artificial = str(ArtificialScore.parse(contract))
@@ -192,7 +200,7 @@ def _result(traveller, board: int, vulnerable, matchpoints: bool, line, warnings
 
 def _played(traveller, board: int, line) -> tuple[str | None, str | None, int | None]:
     """(contract, declarer, tricks) of a line; a UsebioError naming the element that cannot be read."""
-    text = _text(traveller, "CONTRACT")
+    text = text_of(traveller, "CONTRACT")
     if text is None:
         return None, None, None
     where = line(traveller.find("CONTRACT"))
@@ -202,13 +210,13 @@ def _played(traveller, board: int, line) -> tuple[str | None, str | None, int | 
         raise UsebioError(where, f"<CONTRACT> on board {board}: {error}")
     if contract.passed_out:
         return "Pass", None, None
-    declarer = _text(traveller, "PLAYED_BY")
+    declarer = text_of(traveller, "PLAYED_BY")
     if declarer is not None and declarer.upper() not in SEATS:
         raise UsebioError(
             line(traveller.find("PLAYED_BY")),
             f"<PLAYED_BY> {declarer!r} on board {board} is not N, E, S or W",
         )
-    tricks = _integer(traveller, "TRICKS", line)
+    tricks = integer_of(traveller, "TRICKS", line)
     if tricks is not None and not 0 <= tricks <= 13:
         raise UsebioError(
             line(traveller.find("TRICKS")), f"<TRICKS> {tricks} on board {board}: declarer takes 0 to 13"
@@ -216,15 +224,15 @@ def _played(traveller, board: int, line) -> tuple[str | None, str | None, int | 
     return str(contract), declarer and declarer.upper(), tricks
 
 
-def _text(parent, name: str) -> str | None:
+def text_of(parent, name: str) -> str | None:
     child = parent.find(name)
     if child is None or child.text is None or not child.text.strip():
         return None
     return child.text.strip()
 
 
-def _integer(parent, name: str, line) -> int | None:
-    value = _text(parent, name)
+def integer_of(parent, name: str, line) -> int | None:
+    value = text_of(parent, name)
     if value is None:
         return None
     if not re.fullmatch(r"[+-]?[0-9]{1,9}", value):
@@ -232,8 +240,8 @@ def _integer(parent, name: str, line) -> int | None:
     return int(value)
 
 
-def _decimal(parent, name: str, line) -> Decimal | None:
-    value = _text(parent, name)
+def decimal_of(parent, name: str, line) -> Decimal | None:
+    value = text_of(parent, name)
     if value is None:
         return None
     try:
@@ -246,7 +254,7 @@ def _decimal(parent, name: str, line) -> Decimal | None:
 
 
 def _date(event, line) -> str | None:
-    value = _text(event, "DATE")
+    value = text_of(event, "DATE")
     if value is None:
         return None
     match = _DATE.match(value)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from demo.team_usebio_sample import Team, level_match, team_file
 from federation.models import Role
 from teams.engine.parsed import UploadError as TeamsUploadError
 from teams.models import MatchUpload, TeamEvent
@@ -16,6 +17,7 @@ from teams.services import pairing
 from teams.services import results as teams_results
 from teams.services.uploads import parse_csv as teams_parse_csv
 from teams.services.uploads import parse_pbn as teams_parse_pbn
+from teams.services.uploads import parse_usebio as teams_parse_usebio
 from tournaments.models import Entry, EntryMember, Event
 
 from .helpers import (
@@ -79,6 +81,79 @@ def teams_pbn(boards=range(1, 7), room_tag="Room"):
     return "\n".join(out)
 
 
+def teams_usebio(teams=None, **changes):
+    """A USEBIO team file of the fixture's 4 teams (by TEAM_ID: the start numbers) with a flat match between
+    every two of them, so whichever match the fixture uploads to is in it; `changes` alter every match."""
+    pairs = [(a, b) for a in range(1, 5) for b in range(a + 1, 5)]
+    matches = [level_match(1, str(a), str(b)) for a, b in pairs]
+    for match in matches:
+        for change in changes.values():
+            change(match)
+    return team_file(teams or [Team(str(n)) for n in range(1, 5)], matches)
+
+
+def _drop_board_6(match):
+    del match.boards[5]
+
+
+def _impossible(match):
+    match.boards[0].lines[1].contract, match.boards[0].lines[1].score = None, 431
+
+
+def _wrong_imps(match):
+    match.boards[0].imps = 5
+
+
+def _stranger(match):
+    match.opposing = "9"
+
+
+def _huge_board(match):
+    match.boards[0].number = HUGE
+
+
+BILLION_LAUGHS = '<?xml version="1.0"?>\n<!DOCTYPE USEBIO [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+USEBIO_CORPUS = [
+    ("usebio-truncated", "usebio", teams_usebio()[:-60], "not well-formed"),
+    (
+        "usebio-billion-laughs",
+        "usebio",
+        teams_usebio().replace('<?xml version="1.0" encoding="UTF-8"?>', BILLION_LAUGHS),
+        "line 2: a DOCTYPE or entity declaration is not allowed",
+    ),
+    (
+        "usebio-external-entity",
+        "usebio",
+        teams_usebio().replace("<USEBIO ", '<!DOCTYPE USEBIO SYSTEM "file:///etc/passwd">\n<USEBIO ', 1),
+        "DOCTYPE",
+    ),
+    (
+        "usebio-unknown-team",
+        "usebio",
+        teams_usebio([Team(str(n)) for n in (1, 2, 3, 9)]),
+        "(TEAM_ID 9) is not a team of this event",
+    ),
+    (
+        "usebio-script-team",
+        "usebio",
+        teams_usebio([Team("1", SCRIPT), *[Team(str(n)) for n in (2, 3, 4)]]),
+        "is not a team of this event",
+    ),
+    ("usebio-match-stranger", "usebio", teams_usebio(change=_stranger), " 9 of the "),
+    ("usebio-impossible-score", "usebio", teams_usebio(change=_impossible), "431 is not a possible score"),
+    ("usebio-missing-board", "usebio", teams_usebio(change=_drop_board_6), "board 6 has no "),
+    ("usebio-wrong-imps", "usebio", teams_usebio(change=_wrong_imps), "5 on board 1; the two rooms give 0"),
+    ("usebio-huge-board", "usebio", teams_usebio(change=_huge_board), "is not a board number"),
+    (
+        "usebio-pairs-event",
+        "usebio",
+        teams_usebio().replace("SWISS_TEAMS", "MP_PAIRS"),
+        "'MP_PAIRS' is not a team event",
+    ),
+    ("usebio-utf16", "usebio", teams_usebio().encode("utf-16"), "line 1"),
+    ("usebio-garbage", "usebio", garbage(6), "line"),
+]
+
 TEAMS_CORPUS = [
     *[
         (f"csv-injection-{n}-{where}", "csv", teams_csv().replace(target, value, 1), expected)
@@ -108,6 +183,7 @@ TEAMS_CORPUS = [
     ("pbn-negative-board", "pbn", teams_pbn().replace('"1"', '"-1"'), "board number"),
     ("pbn-utf16", "pbn", teams_pbn().encode("utf-16"), "line 1"),
     ("pbn-garbage", "pbn", garbage(4), "line"),
+    *USEBIO_CORPUS,
 ]
 
 
@@ -137,7 +213,10 @@ def test_teams_service_refuses_and_writes_nothing(teams, case, fmt, content, exp
         pytest.skip("the size limit is the view's")
     before = snapshot()
     with pytest.raises(TeamsUploadError) as refused:
-        parsed = teams_parse_pbn(data) if fmt == "pbn" else teams_parse_csv(data)
+        if fmt == "usebio":
+            parsed = teams_parse_usebio(data, teams.match)
+        else:
+            parsed = teams_parse_pbn(data) if fmt == "pbn" else teams_parse_csv(data)
         teams_results.upload_result(teams.match, teams.director, parsed, source=fmt, content=data)
     assert any(expected in m for m in refused.value.messages)
     assert snapshot() == before
@@ -146,7 +225,12 @@ def test_teams_service_refuses_and_writes_nothing(teams, case, fmt, content, exp
 def test_teams_api_refuses_with_400(client, teams):
     client.force_login(teams.director)
     before = snapshot()
-    for fmt, content in (("csv", teams_csv().replace("110", SCRIPT, 1)), ("pbn", garbage(5))):
+    bad_xml = teams_usebio(change=_impossible)
+    for fmt, content in (
+        ("csv", teams_csv().replace("110", SCRIPT, 1)),
+        ("pbn", garbage(5)),
+        ("usebio", bad_xml),
+    ):
         response = client.post(
             f"/api/v1/team-matches/{teams.match.pk}/upload/",
             {"file": SimpleUploadedFile(f"x.{fmt}", as_bytes(content)), "file_format": fmt},
@@ -158,14 +242,15 @@ def test_teams_api_refuses_with_400(client, teams):
     assert snapshot() == before
 
 
-def test_teams_good_file_is_accepted_after_the_hostile_ones(client, teams):
+@pytest.mark.parametrize("fmt, content", [("csv", teams_csv()), ("usebio", teams_usebio())])
+def test_teams_good_file_is_accepted_after_the_hostile_ones(client, teams, fmt, content):
     client.force_login(teams.director)
     response = client.post(
         reverse("teams_upload", args=[teams.match.pk]),
-        {"kind": "file", "file-kind": "csv", "file-file": SimpleUploadedFile("ok.csv", teams_csv().encode())},
+        {"kind": "file", "file-kind": fmt, "file-file": SimpleUploadedFile(f"ok.{fmt}", content.encode())},
     )
     assert response.status_code == 302
-    assert MatchUpload.objects.filter(match=teams.match).count() == 1
+    assert list(MatchUpload.objects.filter(match=teams.match).values_list("source", flat=True)) == [fmt]
 
 
 # --- real defects, pinned ---
