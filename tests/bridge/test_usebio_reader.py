@@ -28,6 +28,44 @@ def test_export_then_import_gives_the_same_records(method):
 
 
 @pytest.mark.parametrize(
+    "doctype",
+    [
+        '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">',
+        '<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd">',
+        '<!DOCTYPE USEBIO SYSTEM "usebio_v1_3.dtd">',
+    ],
+)
+def test_other_programs_doctype_naming_usebios_own_dtd_is_read(doctype):
+    """Other programs start their files with USEBIO's DOCTYPE (and often a Latin-1 declaration): the file
+    reads as without it, and the DTD is never fetched."""
+    record = session_record(score_session(_boards(), method="mp"), event="Klub", date="2026.03.14")
+    written = write_usebio(record)
+    body = written.split("?>", 1)[1] if written.startswith("<?xml") else written
+    theirs = f'<?xml version="1.0" encoding="iso-8859-1"?>\n{doctype}\n{body.lstrip()}'
+    assert read_usebio(theirs) == read_usebio(written)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<?xml version="1.0"?>\n<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd" [<!ENTITY a "b">]>\n<USEBIO/>',
+        '<?xml version="1.0"?>\n<!DOCTYPE USEBIO SYSTEM "file:///etc/passwd">\n<USEBIO/>',
+        '<?xml version="1.0"?>\n<!DOCTYPE USEBIO SYSTEM "http://evil.example/x.dtd">\n<USEBIO/>',
+        '<?xml version="1.0"?>\n<!DOCTYPE RESULTS SYSTEM "usebio_v1_2.dtd">\n<USEBIO/>',
+    ],
+)
+def test_any_other_doctype_is_still_refused(text):
+    with pytest.raises(UsebioError, match="line 2: a DOCTYPE or entity declaration is not allowed"):
+        read_usebio(text)
+
+
+def test_an_entity_reference_after_usebios_doctype_is_not_expanded():
+    text = '<?xml version="1.0"?>\n<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd">\n<USEBIO>\n<EVENT>&xxe;</EVENT></USEBIO>'
+    with pytest.raises(UsebioError, match="line 4: a DOCTYPE or entity declaration is not allowed"):
+        read_usebio(text)
+
+
+@pytest.mark.parametrize(
     "text, line, reason",
     [
         ('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<USEBIO/>', 2, "DOCTYPE"),

@@ -1,7 +1,10 @@
 """Read USEBIO 1.2 XML (pairs events) into the same `SessionRecord` the PBN reader gives.
 
-The standard library's expat parser, with every DOCTYPE refused: no entity can be declared, so none can be
-expanded (no "billion laughs", no external entities). Every refusal is a `UsebioError` naming the line and
+The standard library's expat parser. The one DOCTYPE taken is the one other programs write, naming USEBIO's
+own DTD with no internal subset (`<!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd">`); it is never fetched (expat
+reads no external DTD or entity unless told to). Every other DOCTYPE, an internal subset and any entity
+declaration are refused, so no entity can be declared, so none can be expanded (no "billion laughs", no
+external entities). Every refusal is a `UsebioError` naming the line and
 the element. `bridge.engine.pbn.usebio.write_usebio` writes what this reads back to equal records.
 
 Every TRAVELLER_LINE is checked as the PBN reader checks a ScoreTable row: a contract with its tricks must
@@ -30,6 +33,8 @@ from bridge.engine.scoring.contract import (
 
 _SCORING = {"MP_PAIRS": "MP2", "BUTLER_PAIRS": "IMP;Butler", "CROSS_IMP": "IMP;Cross2"}
 _DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+# The DTD other programs name (EBU's address or a bare file name), version 1.x.
+_USEBIO_DTD = re.compile(r"(^|/)usebio_v1_\d+\.dtd$", re.IGNORECASE)
 
 
 class UsebioError(ValueError):
@@ -39,7 +44,7 @@ class UsebioError(ValueError):
 
 
 def parse_tree(text: str) -> tuple[ET.Element, dict[int, int]]:
-    """The element tree and the line each element starts on (expat, every DOCTYPE refused); a leading
+    """The element tree and the line each element starts on (expat, no DOCTYPE but USEBIO's own); a leading
     byte-order mark is dropped. Shared by the pairs reader here and the teams one (`teams.engine.usebio_reader`)."""
     text = text.lstrip("\ufeff")
     parser = expat.ParserCreate()
@@ -52,11 +57,18 @@ def parse_tree(text: str) -> tuple[ET.Element, dict[int, int]]:
     def refuse(*_args):
         raise UsebioError(parser.CurrentLineNumber, "a DOCTYPE or entity declaration is not allowed")
 
+    def doctype(name, system_id, _public_id, has_internal_subset):
+        if has_internal_subset or name != "USEBIO" or not _USEBIO_DTD.search(system_id or ""):
+            refuse()
+
     parser.StartElementHandler = start
     parser.EndElementHandler = builder.end
     parser.CharacterDataHandler = builder.data
-    parser.StartDoctypeDeclHandler = refuse
+    parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = refuse
+    # With an external DTD named (and not read), expat skips an unknown entity instead of failing on it.
+    parser.SkippedEntityHandler = parser.ExternalEntityRefHandler = refuse
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
         parser.Parse(text, True)
     except expat.ExpatError as error:
