@@ -17,8 +17,9 @@ SILENT_OPTIONS = {
 
 
 def bid_label(name: str) -> str:
+    """The bid's Hungarian name, its hyphens unbreakable ("40-100" stays on one line of a narrow sheet)."""
     bid = BIDS.get(name)
-    return bid.hungarian if bid else name
+    return (bid.hungarian if bid else name).replace("-", "\u2011")
 
 
 def bid_choices() -> list[dict]:
