@@ -79,9 +79,9 @@ def clock_of(rnd: Round) -> Clock | None:
 
 
 def mark_late(tables, clock: Clock | None) -> None:
-    """Mark the control room's tables that are late: the time is over and their result is not in."""
+    """Mark the control room's tables that are late: the time is over and their result is not in (from
+    their phones, or filed by the director)."""
     if clock is None:
         return
     for progress in tables:
-        finished = progress.state is not None and progress.state.done
-        progress.late = clock.late(finished)
+        progress.late = clock.late(progress.finished)

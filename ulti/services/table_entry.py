@@ -362,15 +362,22 @@ def _write_version(code: TableCode, state: TableState):
 class TableProgress:
     table: object
     state: TableState | None  # None: the table has no code
+    filed: bool = False  # the round's latest version has this table's result (its phones', a file, a sheet)
     late: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.filed or (self.state is not None and self.state.done)
 
 
 def control_room(rnd: Round) -> list[TableProgress]:
     codes = {c.table_id: c for c in codes_of(rnd)}
+    latest = loading.latest_uploads([rnd]).get(rnd.pk)
+    filed = set(latest.lines.values_list("table_id", flat=True)) if latest else set()
     out = []
     for table in rnd.tables.order_by("number"):
         code = codes.get(table.pk)
         if code is not None:
             code.table = table
-        out.append(TableProgress(table, state_of(code) if code else None))
+        out.append(TableProgress(table, state_of(code) if code else None, filed=table.pk in filed))
     return out

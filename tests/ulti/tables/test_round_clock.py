@@ -15,7 +15,7 @@ from federation.models import Role
 from ulti.engine import round_clock
 from ulti.engine.rulesets import MAUSZ, SZOLNOK, RuleSet
 from ulti.models import RoundClock
-from ulti.services import UltiError, draw, setup
+from ulti.services import UltiError, draw, setup, uploads
 from ulti.services import round_clock as clocks
 
 from .conftest import confirm_all, fill, make_event
@@ -119,3 +119,9 @@ def test_time_left_on_the_phone_and_late_tables_marked(
     assert 'id="table-2" data-status="playing" class="table-danger table-late"' in room
     assert 'id="table-1" data-status="confirmed">' in room
     assert 'id="late-count">1 ' in room
+    # The director files table 2's result himself (a score sheet): no table is late any more.
+    seats = [s.participant_id for s in codes[2].table.seats.order_by("position")]
+    with django_capture_on_commit_callbacks(execute=True):
+        uploads.upload_table(codes[2].table, {seats[0]: 40, seats[1]: -20, seats[2]: -20}, user=director)
+    room = clients["director"].get(reverse("ulti_control_room", args=[rnd.pk])).content.decode()
+    assert "table-late" not in room
