@@ -31,7 +31,7 @@ from tournaments.engine import table_codes
 from ulti.engine import sheet
 from ulti.engine import table_entry as deals
 
-from ..models import Round, TableCode, TableEntry
+from ..models import Round, SheetDraft, TableCode, TableEntry
 from . import UltiError, loading, sheets, uploads
 
 Kind = TableEntry.Kind
@@ -107,6 +107,7 @@ class TableState:
     head: TableEntry | None = None  # the latest deal entry
     answers: dict[int, TableEntry] = field(default_factory=dict)  # participant id -> answer to the head
     problem: str = ""
+    filed: bool = False  # the round's latest version has this table's result (the phones', or the director's)
 
     @property
     def table(self):
@@ -143,9 +144,11 @@ class TableState:
     @property
     def status(self) -> str:
         """open, playing, confirming, disputed, pending (confirmed by all three, waiting for the director),
-        confirmed (the round's version written)."""
+        confirmed (the round's version written), filed (the director entered the table's result himself)."""
         if self.upload is not None:
             return "confirmed"
+        if self.filed:
+            return "filed"
         if self.disputes:
             return "disputed"
         if len(self.confirmed) == len(self.seats) and self.seats:
@@ -156,7 +159,7 @@ class TableState:
 
     @property
     def done(self) -> bool:
-        return self.status in ("confirmed", "pending")
+        return self.status in ("confirmed", "pending", "filed")
 
 
 def seats_of(table) -> list[SeatInfo]:
@@ -183,6 +186,8 @@ def state_of(code: TableCode) -> TableState:
             state.head = entry
         else:
             answers.append(entry)
+    latest = loading.latest_uploads([code.table.round]).get(code.table.round_id)
+    state.filed = latest is not None and latest.lines.filter(table_id=code.table_id).exists()
     head = state.head.pk if state.head else None
     for answer in answers:
         if answer.based_on_id == head and answer.seat_id is not None:
@@ -274,6 +279,8 @@ def send(
                 _("Round %(n)s is not the current round: ask the director.") % {"n": rnd.number}
             )
         state = state_of(code)
+        if state.status == "filed":
+            raise EntryRefused(_("The director has entered this table's result: ask him."))
         if state.done:
             raise EntryRefused(_("The table's result is already confirmed: ask the director."))
         built_on = _based_on(code, based_on)
@@ -297,6 +304,8 @@ def send(
         upload, problem = None, ""
         if kind == Kind.CONFIRM and state.confirmed | {by} == set(seated):
             upload, problem = _write_version(code, state)
+        if kind == Kind.DISPUTE:
+            _hand_to_the_director(code, state)
         entry = TableEntry.objects.create(
             code=code,
             kind=kind,
@@ -337,6 +346,18 @@ def _deal(code, state: TableState, key, number, built_on, record) -> Answer:
         code=code, kind=Kind.DEAL, key=key, number=number, record=clean, forints=line.forints, based_on=head
     )
     return Answer(entry)
+
+
+def _hand_to_the_director(code: TableCode, state: TableState) -> None:
+    """A dispute: the phones' deals become the table's part-way sheet, so the director's sheet page opens
+    with them to correct and save (his version then closes the table)."""
+    SheetDraft.objects.update_or_create(
+        table=code.table,
+        defaults={
+            "deals": [[n, state.deals[n].record] for n in sorted(state.deals)],
+            "saved_by": code.created_by,
+        },
+    )
 
 
 def _write_version(code: TableCode, state: TableState):

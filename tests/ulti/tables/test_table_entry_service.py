@@ -194,6 +194,25 @@ def test_a_dispute_calls_the_director_and_a_correction_starts_the_confirmations_
     assert not RoundUpload.objects.filter(round=code.table.round).exists()
 
 
+def test_a_dispute_hands_the_sheet_to_the_director_whose_version_closes_the_table(codes, director):
+    from ulti.services import sheets
+
+    code = codes[1]
+    head = fill(code)
+    seat = table_entry.state_of(code).seats[0]
+    table_entry.send(code, key=key(), kind="dispute", seat=seat.pk, based_on=head.pk)
+    draft = sheets.draft_of(code.table)
+    assert [n for n, _record in draft.deals] == list(range(1, 13))
+    rows = [(n, record) for n, record in draft.deals]
+    rows[6] = (7, passz(code, 2))
+    for n, record in rows:
+        record.setdefault("dealer", keys_of(code)[(n - 1) % 3])
+    sheets.save(code.table, rows, user=director)
+    assert table_entry.state_of(code).status == "filed"
+    with pytest.raises(table_entry.EntryRefused, match="The director has entered"):
+        table_entry.send(code, key=key(), kind="confirm", seat=seat.pk, based_on=head.pk)
+
+
 def test_a_code_writes_only_its_own_table(codes):
     code, other = codes[1], codes[2]
     foreign = table_entry.send(other, key=key(), kind="deal", number=1, record=passz(other)).entry
