@@ -249,6 +249,10 @@ class RoundUpload(AppendOnly, VersionedUpload):
     """One version of a round's forint results (every table that has a result at that moment)."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="uploads")
+    # Ulti takes table entry too (a table's phones, issue #18); USEBIO files stay bridge's own.
+    source = models.CharField(
+        _("source"), max_length=12, choices=[c for c in VersionedUpload.Source.choices if c[0] != "usebio"]
+    )
     event_version = models.PositiveIntegerField(_("event version"), default=0)
     raw = models.TextField(_("uploaded text"), blank=True)
 
@@ -423,3 +427,82 @@ class TeamStanding(models.Model):
 
     def __str__(self):
         return f"{self.stage_id}/{self.after_round}: {self.place}. {self.entry_id}"
+
+
+class TableCode(models.Model):
+    """The code of one table of a drawn round (issue #18): printed on the table's card, typed on a phone.
+    Whoever holds it (the table's three players, no account needed) keeps that table's score sheet."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="code")
+    # Unique over every round: a code never names two tables.
+    code = models.CharField(_("table code"), max_length=6, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table"]
+        verbose_name = _("table code")
+        verbose_name_plural = _("table codes")
+
+    def __str__(self):
+        return f"{self.table}: {self.code}"
+
+    @property
+    def event(self):
+        return self.table.event
+
+
+class TableEntry(AppendOnly):
+    """One thing a table's phone sent: a deal of the score sheet (a new one or a correction of one), or a
+    player's confirmation or dispute of the round's forint result. ``based_on`` is the deal entry the phone
+    saw last (the sheet's head): built on another, the entry is a conflict and is not stored."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", _("deal entered")
+        CONFIRM = "confirm", _("confirmed")
+        DISPUTE = "dispute", _("disputed")
+
+    code = models.ForeignKey(TableCode, on_delete=models.PROTECT, related_name="entries")
+    kind = models.CharField(_("entry"), max_length=8, choices=Kind.choices)
+    key = models.CharField(_("idempotency key"), max_length=64)
+    number = models.PositiveSmallIntegerField(_("deal"), default=0)
+    record = models.JSONField(_("deal"), default=dict, blank=True)
+    forints = models.JSONField(
+        _("forints"), default=dict, blank=True, help_text=_("Participant id -> forints.")
+    )
+    seat = models.ForeignKey(Participant, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    based_on = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("based on")
+    )
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    # The confirmation that completed the table: the round version it wrote, or why none was written.
+    upload = models.ForeignKey(RoundUpload, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    problem = models.CharField(_("not applied because"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["code", "key"], name="ulti_one_table_entry_per_key")]
+        verbose_name = _("table entry")
+        verbose_name_plural = _("table entries")
+
+    def __str__(self):
+        return f"{self.code_id} {self.kind} {self.number}"
+
+
+class RoundClock(models.Model):
+    """The director started a round's clock: its start and time limit (at least the rule set's minimum
+    round time). Starting it again adds a row; the latest is the round's clock."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="clocks")
+    started_at = models.DateTimeField(_("started at"))
+    minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"))
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["round", "-started_at", "-pk"]
+        verbose_name = _("round clock")
+        verbose_name_plural = _("round clocks")
+
+    def __str__(self):
+        return f"{self.round}: {self.started_at:%H:%M} +{self.minutes}'"

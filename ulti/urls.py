@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import director, exports, public, sheets
+from .views import director, exports, public, sheets, tables
 
 urlpatterns = [
     path("", public.index, name="ulti_index"),
@@ -44,6 +44,11 @@ urlpatterns = [
     path("rounds/<int:pk>/upload/", director.upload, name="ulti_upload"),
     path("rounds/<int:pk>/upload/confirm/", director.upload_confirm, name="ulti_upload_confirm"),
     path("rounds/<int:pk>/versions/", director.versions, name="ulti_versions"),
+    path("rounds/<int:pk>/table-codes/", tables.table_codes, name="ulti_table_codes"),
+    path("rounds/<int:pk>/control-room/", tables.control_room, name="ulti_control_room"),
+    path("rounds/<int:pk>/clock/", tables.start_round_clock, name="ulti_round_clock"),
+    path("table/", tables.table_start, name="ulti_table_start"),
+    path("table/<str:code>/", tables.table_page, name="ulti_table"),
     path("tables/<int:pk>/sheet/", sheets.sheet_form, name="ulti_sheet"),
     path("tables/<int:pk>/sheet/confirm/", sheets.sheet_confirm, name="ulti_sheet_confirm"),
     path("tables/<int:pk>/sheet/preview/", sheets.sheet_preview, name="ulti_sheet_preview"),

@@ -283,6 +283,12 @@ def _build_world():
     kwargs["bridge_table_codes"] = kwargs["bridge_control_room"] = {"pk": session.pk}
     kwargs["bridge_round_clock"] = {"pk": session.pk}
     kwargs["bridge_table"] = {"code": table_entry.create_codes(session, users["director"])[0].code}
+    # Ulti table entry (issue #18): the round's table codes, control room and clock, one table's phone.
+    from ulti.services import table_entry as ulti_table_entry
+
+    for name in ("ulti_table_codes", "ulti_control_room", "ulti_round_clock"):
+        kwargs[name] = {"pk": ulti_round.pk}
+    kwargs["ulti_table"] = {"code": ulti_table_entry.create_codes(ulti_round, users["director"])[0].code}
     # The player's pair's convention card (VSz 15), uploaded as a PDF: its page and its file.
     from django.core.files.uploadedfile import SimpleUploadedFile
 

@@ -22,7 +22,7 @@ from ulti.engine.schedule import ScheduleError, count_meetings, round_robin
 from ulti.engine.standings import RoundResult, compute_standings
 from ulti.engine.tables import TableResult
 
-from ..models import Bye, Participant, Round, RoundUpload, Seat, Stage, Table
+from ..models import Bye, Participant, Round, RoundUpload, Seat, Stage, Table, TableEntry
 from . import UltiError, loading, setup
 
 
@@ -334,6 +334,11 @@ def edit_round(
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if RoundUpload.objects.filter(round=rnd).exists():
         raise UltiError(_("Round %(n)s has results; its tables can no longer change.") % {"n": rnd.number})
+    if TableEntry.objects.filter(code__table__round=rnd).exists():
+        raise UltiError(
+            _("Round %(n)s: the tables' phones have entered deals; its tables can no longer change.")
+            % {"n": rnd.number}
+        )
     errors, warnings, repeats = check_tables(rnd, tables, byes)
     if errors:
         raise UltiError(errors)

@@ -106,18 +106,22 @@ def save_form(table: Table, data, *, user, note="", **resolution) -> ScoreSheet:
 
 
 @transaction.atomic
-def save(table: Table, rows: list[tuple[int, dict]], *, user, note="", **resolution) -> ScoreSheet:
+def save(
+    table: Table, rows: list[tuple[int, dict]], *, user, note="", source=uploads.Source.FORM, **resolution
+) -> ScoreSheet:
     """Settle every deal (the server is the authority) and write the totals as the table's round result.
 
     ``resolution`` (decisions, reasons, based_on): the director's choice on the decisions in force on the
     table (uploads.upload_table); without it ``DecisionsPending`` and nothing is written."""
     result = settle_records(table, rows)
     _rules, _required, unit = context_of(table)
-    upload = uploads.upload_table(
-        table,
-        {int(k): v for k, v in result.totals.items()},
+    upload = uploads.receive(
+        table.round,
+        uploads.Format.TABLE,
+        {"table": table, "forints": {int(k): v for k, v in result.totals.items()}},
         user=user,
         note=note or _("score sheet of table %(t)s") % {"t": table.number},
+        source=source,
         **resolution,
     )
     last = ScoreSheet.objects.filter(table=table).order_by("-number").first()

@@ -233,6 +233,7 @@ def _as_int(text: str):
 class Format(StrEnum):
     CSV = "csv"  # an uploaded file (Django's or DRF's UploadedFile), its bytes, or a pasted text
     FORM = "form"  # table number -> {participant id: forint}, every table (the web form, the API)
+    TABLE = "table"  # {"table": Table, "forints": {participant id: forint}}: one table's score sheet
 
 
 def read_csv(data) -> str:
@@ -245,9 +246,12 @@ def read_csv(data) -> str:
     return read_upload_text(data)
 
 
-def receive(rnd: Round, fmt: Format, data, *, user, file_name="", note="", **resolution) -> RoundUpload:
+def receive(
+    rnd: Round, fmt: Format, data, *, user, file_name="", note="", source=None, **resolution
+) -> RoundUpload:
     """The round's next version from an upload in ``fmt`` (see ``Format``); ``resolution`` (decisions,
     reasons, based_on): the director's choice on the decisions in force it covers (see ``_write``).
+    ``source``: what a TABLE upload came from (the director's sheet form, or the table's phones).
 
     Raises ``UploadInputError`` (size, decoding), ``UltiError`` (every problem of the content; nothing is
     written) or ``DecisionsPending`` (nothing written: ask the director; for a CSV its ``text`` is the text
@@ -259,6 +263,13 @@ def receive(rnd: Round, fmt: Format, data, *, user, file_name="", note="", **res
         except DecisionsPending as pending:
             pending.text = text  # what was read, for the page to keep while it asks the director
             raise
+    if fmt == Format.TABLE:
+        table = data["table"]
+        if table.round_id != rnd.pk:
+            raise UltiError(_("Table %(t)s is not a table of this round.") % {"t": table.number})
+        return upload_table(
+            table, data["forints"], user=user, source=source or Source.FORM, note=note, **resolution
+        )
     return upload_round(rnd, data, user=user, source=Source.FORM, note=note, **resolution)
 
 

@@ -1,0 +1,286 @@
+/* Ulti table entry on a phone (issue #18): the deal picker (declarer, bid, won / lost per part, kontras,
+   silent achievements, revoke in a few taps) and the offline queue. Every entry carries an idempotency key
+   and the entry it builds on; without a network it waits in localStorage and is sent again, with the same
+   key, when the network is back (a resend never doubles a deal). Deals queued offline build on each other
+   by key ("k:<key>"). The words come from the page (ulti-table-data): no text of its own. No dependencies. */
+(function () {
+  "use strict";
+  var root = document.getElementById("ulti-table");
+  if (!root) return;
+  var data = JSON.parse(document.getElementById("ulti-table-data").textContent);
+  var words = data.words;
+  var store = "ulti-table:" + root.dataset.code;
+  var flash = "ulti-table-flash:" + root.dataset.code;
+  var statusBox = document.getElementById("ulti-table-status");
+  var csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+  var postUrl = root.dataset.postUrl;
+  var bids = {};
+  data.bids.forEach(function (b) { bids[b.name] = b; });
+  var seats = data.seats;
+  var head = data.head === null ? "" : String(data.head);
+  var count = data.deals.length;
+
+  function newKey() {
+    var bytes = new Uint8Array(12);
+    if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(bytes);
+    else for (var i = 0; i < 12; i++) bytes[i] = Math.floor(Math.random() * 256);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function queue() {
+    try { return JSON.parse(localStorage.getItem(store) || "[]"); } catch (e) { return []; }
+  }
+  function save(items) {
+    try { localStorage.setItem(store, JSON.stringify(items)); } catch (e) { /* private mode */ }
+  }
+  function say(text, kind) {
+    statusBox.textContent = text;
+    statusBox.className = "alert alert-" + (kind || "warning");
+  }
+  function reloadWith(text, kind) {
+    try { sessionStorage.setItem(flash, JSON.stringify([text, kind])); } catch (e) { /* ignore */ }
+    window.location.reload();
+  }
+  function post(item) {
+    return fetch(item.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded",
+                "X-CSRFToken": item.csrf},
+      body: item.body
+    }).then(function (response) {
+      if (response.status >= 500) throw new Error("server " + response.status);
+      return response.json();
+    });
+  }
+  function failed(answer) {
+    return answer.status !== "ok" && answer.status !== "repeated";
+  }
+
+  // --- the queue --------------------------------------------------------------------------------------
+  var flushing = false;
+  function flush() {
+    if (flushing || !queue().length) return;
+    flushing = true;
+    var problems = [];
+    (function next() {
+      var items = queue();
+      if (!items.length) {
+        flushing = false;
+        if (problems.length) reloadWith(problems.join(" "), "danger");
+        else reloadWith(words.sent, "success");
+        return;
+      }
+      post(items[0]).then(function (answer) {
+        if (answer.status === "throttled") { flushing = false; say(answer.messages.join(" ")); return; }
+        save(queue().slice(1));  // answered (kept, repeated, refused or a conflict): never sent again
+        if (failed(answer)) problems = problems.concat(answer.messages || []);
+        next();
+      }, function () { flushing = false; say(words.offline); });
+    })();
+  }
+  function send(fields, onQueued) {
+    fields.csrfmiddlewaretoken = csrf;
+    var body = new URLSearchParams(fields).toString();
+    var item = {url: postUrl, body: body, csrf: csrf, key: fields.key};
+    if (queue().length) {  // keep the order: behind what is waiting already
+      save(queue().concat([item]));
+      if (onQueued) onQueued(item);
+      say(words.offline);
+      flush();
+      return;
+    }
+    post(item).then(function (answer) {
+      if (!failed(answer)) { window.location.reload(); return; }
+      if (answer.status === "conflict") { reloadWith(answer.messages.join(" ") + " " + words.conflict_reload, "danger"); return; }
+      say((answer.messages || []).join(" "), "danger");
+    }, function () {
+      save(queue().concat([item]));
+      if (onQueued) onQueued(item);
+      say(words.offline);
+    });
+  }
+
+  // --- the confirmation forms -------------------------------------------------------------------------
+  root.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList.contains("ulti-entry-form")) return;
+    event.preventDefault();
+    var fields = {};
+    new FormData(form).forEach(function (value, name) { fields[name] = value; });
+    var submitter = event.submitter || form.lastClicked;
+    if (submitter && submitter.name) fields[submitter.name] = submitter.value;
+    fields.key = newKey();
+    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    send(fields);
+  });
+  root.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (button && button.form) button.form.lastClicked = button;
+  });
+
+  // --- the deal picker --------------------------------------------------------------------------------
+  var picker = document.getElementById("deal-picker");
+  var body = document.getElementById("deal-body");
+  var title = document.getElementById("deal-title");
+  var deal;
+  function fresh(number) {
+    var old = null;
+    data.deals.forEach(function (d) { if (d.number === number) old = d.record; });
+    deal = {number: number, correcting: !!old, declarer: old ? old.declarer : "", bid: old ? old.bid : "",
+            results: old ? Object.assign({}, old.results) : {}, kontra: old ? JSON.parse(JSON.stringify(old.kontra || {})) : {},
+            silent: old ? Object.assign({}, old.silent || {}) : {}, revoke: old ? old.revoke : null};
+  }
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function chip(text, pressed, onTap, extra) {
+    var b = el("button", {type: "button", "class": "btn btn-sm " + (pressed ? "btn-success" : "btn-outline-secondary") + " " + (extra || ""),
+                          "aria-pressed": pressed ? "true" : "false"}, text);
+    b.addEventListener("click", function () { onTap(); render(); });
+    return b;
+  }
+  function row(label, children) {
+    var box = el("div", {"class": "mb-2"});
+    box.appendChild(el("div", {"class": "small text-muted mb-1"}, label));
+    var line = el("div", {"class": "d-flex flex-wrap gap-1"});
+    children.forEach(function (c) { line.appendChild(c); });
+    box.appendChild(line);
+    return box;
+  }
+  function slotsOf() { return deal.bid && bids[deal.bid] ? bids[deal.bid].slots : []; }
+  function render() {
+    if (!picker) return;
+    var fmt = words.deal.replace("%(n)s", deal.number);
+    title.textContent = fmt + (deal.correcting ? " · " + words.correcting : "");
+    body.textContent = "";
+    body.appendChild(row(words.declarer, seats.map(function (s) {
+      return chip(s.position + ". " + s.name, deal.declarer === s.key, function () { deal.declarer = s.key; }, "seat-chip");
+    })));
+    var quick = data.quick.map(function (name) {
+      return chip(bids[name].label, deal.bid === name, function () { deal.bid = name; deal.results = {}; deal.kontra = {}; }, "bid-chip");
+    });
+    var select = el("select", {"class": "form-select form-select-sm w-auto", "aria-label": words.other_bid});
+    select.appendChild(el("option", {value: ""}, words.other_bid));
+    data.bids.forEach(function (b) {
+      var o = el("option", {value: b.name}, b.label);
+      if (b.name === deal.bid && data.quick.indexOf(b.name) < 0) o.selected = true;
+      select.appendChild(o);
+    });
+    select.addEventListener("change", function () { if (select.value) { deal.bid = select.value; deal.results = {}; deal.kontra = {}; render(); } });
+    quick.push(select);
+    body.appendChild(row(words.bid, quick));
+    var slots = slotsOf();
+    if (slots.length) {
+      body.appendChild(row("", slots.map(function (slot) {
+        var outcome = deal.results[slot] || "won";
+        var cycle = (slot === "hundred" || slot === "ulti") ? ["won", "lost", "impossible"] : ["won", "lost"];
+        var b = chip(words.slots[slot] + ": " + words.outcomes[outcome], outcome === "won", function () {
+          deal.results[slot] = cycle[(cycle.indexOf(outcome) + 1) % cycle.length];
+        }, "outcome-chip");
+        b.dataset.slot = slot;
+        if (outcome !== "won") b.className = "btn btn-sm btn-danger outcome-chip";
+        return b;
+      })));
+    }
+    var details = el("details", {"class": "mb-2"});
+    if (Object.keys(deal.kontra).length || Object.keys(deal.silent).length || deal.revoke) details.open = true;
+    details.appendChild(el("summary", {"class": "small"}, words.extras));
+    var defenders = seats.filter(function (s) { return s.key !== deal.declarer; });
+    if (deal.declarer) slots.forEach(function (slot) {
+      details.appendChild(row(words.slots[slot], defenders.map(function (s) {
+        var level = (deal.kontra[slot] || {})[s.key] || 0;
+        return chip(s.position + ". " + words.kontra[level], level > 0, function () {
+          deal.kontra[slot] = deal.kontra[slot] || {};
+          deal.kontra[slot][s.key] = (level + 1) % 3;
+        });
+      })));
+    });
+    data.silent_games.forEach(function (game) {
+      var s = el("select", {"class": "form-select form-select-sm", "aria-label": words.silent[game]});
+      s.appendChild(el("option", {value: ""}, words.silent[game] + ": –"));
+      words.silent_options[game].forEach(function (choice) {
+        var o = el("option", {value: choice}, words.silent[game] + ": " + words.silent_choices[choice]);
+        if (deal.silent[game] === choice) o.selected = true;
+        s.appendChild(o);
+      });
+      s.addEventListener("change", function () { if (s.value) deal.silent[game] = s.value; else delete deal.silent[game]; });
+      details.appendChild(s);
+    });
+    var rv = el("select", {"class": "form-select form-select-sm mt-1", "aria-label": words.revoke});
+    rv.appendChild(el("option", {value: ""}, words.revoke + ": " + words.nobody));
+    seats.forEach(function (s) {
+      ["play", "deal"].forEach(function (phase) {
+        var o = el("option", {value: s.key + "|" + phase}, words.revoke + ": " + s.position + ". " + s.name + ", " + words.phases[phase]);
+        if (deal.revoke && deal.revoke.player === s.key && deal.revoke.phase === phase) o.selected = true;
+        rv.appendChild(o);
+      });
+    });
+    rv.addEventListener("change", function () {
+      var parts = rv.value.split("|");
+      deal.revoke = rv.value ? {player: parts[0], phase: parts[1], offence: ""} : null;
+    });
+    details.appendChild(rv);
+    body.appendChild(details);
+    var go = el("button", {type: "button", "class": "btn btn-success btn-lg w-100", id: "deal-save"}, words.save);
+    go.disabled = !deal.declarer || !deal.bid;
+    go.addEventListener("click", submitDeal);
+    body.appendChild(go);
+    if (deal.correcting && count < data.required) {
+      var back = el("button", {type: "button", "class": "btn btn-link btn-sm mt-1"}, words.new_deal);
+      back.addEventListener("click", function () { fresh(count + 1); render(); });
+      body.appendChild(back);
+    }
+  }
+  function submitDeal() {
+    var slots = slotsOf();
+    var results = {};
+    slots.forEach(function (slot) { results[slot] = deal.results[slot] || "won"; });
+    var kontra = {};
+    Object.keys(deal.kontra).forEach(function (slot) {
+      if (slots.indexOf(slot) >= 0) kontra[slot] = deal.kontra[slot];
+    });
+    var record = {declarer: deal.declarer, bid: deal.bid, results: results, kontra: kontra,
+                  silent: deal.silent, revoke: deal.revoke};
+    var key = newKey();
+    var number = deal.number;
+    var fields = {key: key, kind: "deal", number: String(number), based_on: head, record: JSON.stringify(record)};
+    document.getElementById("deal-save").disabled = true;
+    send(fields, function () {
+      // Queued on the phone: shown as waiting, and the next deal builds on it.
+      var table = document.querySelector("#ulti-sheet tbody");
+      var tr = el("tr", {"class": "table-warning queued", "data-number": String(number)});
+      tr.appendChild(el("td", {}, number + "."));
+      tr.appendChild(el("td", {colspan: String(seats.length + 1)}, bids[deal.bid].label + " · " + words.queued));
+      table.appendChild(tr);
+      head = "k:" + key;
+      if (!deal.correcting) count += 1;
+      if (count < data.required) { fresh(count + 1); render(); } else { picker.hidden = true; }
+    });
+  }
+  if (picker) {
+    fresh(count < data.required ? count + 1 : count);
+    render();
+    root.querySelectorAll(".deal-edit").forEach(function (b) {
+      b.addEventListener("click", function () {
+        fresh(parseInt(b.dataset.number, 10));
+        picker.hidden = false;
+        render();
+        picker.scrollIntoView();
+      });
+    });
+    var correct = document.getElementById("deal-correct");
+    if (correct) correct.addEventListener("click", function () { fresh(count); picker.hidden = false; render(); picker.scrollIntoView(); });
+  }
+
+  try {
+    var shown = JSON.parse(sessionStorage.getItem(flash) || "null");
+    sessionStorage.removeItem(flash);
+    if (shown) say(shown[0], shown[1]);
+  } catch (e) { /* ignore */ }
+  window.addEventListener("online", flush);
+  if (queue().length) { say(words.offline); flush(); }
+  setInterval(flush, 15000);
+})();

@@ -1,0 +1,236 @@
+"""Ulti table entry pages (issue #18): the director's table codes, control room and round clock, and the
+table's phone page.
+
+The phone page needs no account: the table code in its address is the permission, and it lets the page
+write only that table's round (checked in `ulti.services.table_entry`). Codes are guessable, so every
+request is counted per client address and an address that tried too many unknown codes is refused for a
+while (the same counters as the bridge tables: a guesser is locked out of both), 429 with Retry-After.
+"""
+
+import json
+import secrets
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from federation.client_ip import client_ip
+from federation.services.throttle import blocked, throttled
+
+from ..engine.table_entry import QUICK_BIDS
+from ..services import UltiError, loading, table_entry
+from ..services import round_clock as clocks
+from .common import MANAGE, round_or_deny, show_errors
+from .table_data import bid_choices, entry_data, sheet_data
+
+MISS_SCOPE = "table_miss"  # shared with the bridge table pages: guesses at either count together
+
+
+def _round_context(rnd, **extra):
+    return {"round": rnd, "event": rnd.event, "stage": rnd.group.stage, "group": rnd.group, **extra}
+
+
+def table_codes(request, pk):
+    """The round's table codes (made on a POST), printable: one card per table with its players."""
+    rnd = round_or_deny(request, pk, MANAGE)
+    if request.method == "POST":
+        try:
+            table_entry.create_codes(rnd, request.user)
+        except UltiError as error:
+            show_errors(request, error)
+        else:
+            messages.success(request, _("Table codes ready."))
+        return redirect("ulti_table_codes", rnd.pk)
+    cards = [
+        (
+            code,
+            table_entry.seats_of(code.table),
+            request.build_absolute_uri(reverse("ulti_table", args=[code.code])),
+        )
+        for code in table_entry.codes_of(rnd)
+    ]
+    start = request.build_absolute_uri(reverse("ulti_table_start"))
+    return render(request, "ulti/table_codes.html", _round_context(rnd, cards=cards, start_url=start))
+
+
+def control_room(request, pk):
+    """Per table: deals entered, who confirmed, disputes; the round clock and the late tables."""
+    rnd = round_or_deny(request, pk, MANAGE)
+    tables = table_entry.control_room(rnd)
+    clock = clocks.clock_of(rnd)
+    clocks.mark_late(tables, clock)
+    settings_ = loading.settings_of(rnd.event)
+    return render(
+        request,
+        "ulti/control_room.html",
+        _round_context(
+            rnd,
+            tables=tables,
+            clock=clock,
+            late_count=sum(1 for t in tables if t.late),
+            waiting=[t for t in tables if t.state and t.state.status in ("disputed", "pending")],
+            minimum=settings_.ruleset.min_round_minutes if settings_ else None,
+            rule_name=settings_.ruleset.name if settings_ else "",
+        ),
+    )
+
+
+@require_POST
+def start_round_clock(request, pk):
+    """The director starts (or starts again) the round's clock: the rule set's minimum round time, or the
+    longer time he gives (a shorter one is refused with the rule's reason)."""
+    rnd = round_or_deny(request, pk, MANAGE)
+    try:
+        clock = clocks.start(rnd, request.user, request.POST.get("minutes") or None)
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(
+            request,
+            _("The clock of round %(round)s started: %(minutes)s minutes.")
+            % {"round": rnd.number, "minutes": clock.minutes},
+        )
+    return redirect("ulti_control_room", rnd.pk)
+
+
+# --- the phone ------------------------------------------------------------------------------------------
+
+
+def _too_many(request):
+    """Seconds to wait when this address asks too often or guessed too many codes; else 0."""
+    ip = client_ip(request)
+    wait = throttled([("ulti_table_ip", ip, settings.TABLE_ENTRY_THROTTLE_PER_MINUTE, 60)])
+    return max(wait, blocked(MISS_SCOPE, ip, settings.TABLE_CODE_MISSES, 600))
+
+
+def _missed(request):
+    throttled([(MISS_SCOPE, client_ip(request), settings.TABLE_CODE_MISSES, 600)])
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _refused(request, wait):
+    text = _("Too many attempts. Try again in %(seconds)d seconds.") % {"seconds": wait}
+    if _wants_json(request):
+        response = JsonResponse({"status": "throttled", "messages": [text]}, status=429)
+    else:
+        response = render(request, "ulti/table_start.html", {"error": text}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+@never_cache
+def table_start(request):
+    """Where a player types the code of his table (the card's address leads straight to the table)."""
+    code = request.GET.get("code", "")
+    if not code:
+        return render(request, "ulti/table_start.html", {})
+    wait = _too_many(request)
+    if wait:
+        return _refused(request, wait)
+    found = table_entry.find_code(code)
+    if found is None:
+        _missed(request)
+        return render(
+            request, "ulti/table_start.html", {"error": _("There is no table with this code.")}, status=404
+        )
+    return redirect("ulti_table", found.code)
+
+
+@never_cache
+def table_page(request, code):
+    """The table's score sheet so far, the deal picker, and the round's confirmation; POST: one entry."""
+    wait = _too_many(request)
+    if wait:
+        return _refused(request, wait)
+    found = table_entry.find_code(code)
+    if found is None:
+        _missed(request)
+        raise Http404
+    if request.method == "POST":
+        return _post(request, found)
+    state = table_entry.state_of(found)
+    rnd = found.table.round
+    clock = clocks.clock_of(rnd)
+    data = sheet_data(state)
+    data.update(
+        bids=bid_choices(),
+        quick=list(QUICK_BIDS),
+        key=secrets.token_hex(12),
+        silent_games=[
+            {"four_aces": "aces"}.get(g, g) for g in loading.settings_of(rnd.event).ruleset.silent_games
+        ],
+    )
+    return render(
+        request,
+        "ulti/table.html",
+        {
+            "code": found,
+            "round": rnd,
+            "event": rnd.event,
+            "state": state,
+            "clock": clock,
+            "current": table_entry.is_current(rnd),
+            "post_url": reverse("ulti_table", args=[found.code]),
+            "data": data,
+        },
+    )
+
+
+def _post(request, code):
+    data = request.POST
+    try:
+        record = json.loads(data.get("record") or "{}")
+    except ValueError:
+        record = None
+    try:
+        answer = table_entry.send(
+            code,
+            key=data.get("key", ""),
+            kind=data.get("kind", ""),
+            number=data.get("number"),
+            based_on=data.get("based_on"),
+            record=record,
+            seat=data.get("seat"),
+            note=data.get("note", ""),
+        )
+    except table_entry.Conflict as conflict:
+        text = _(
+            "Another phone of this table entered a deal first: check the sheet and enter it again if needed."
+        )
+        return _answer(
+            request,
+            code,
+            {"status": "conflict", "messages": [text], "current": entry_data(conflict.current)},
+            409,
+        )
+    except table_entry.EntryRefused as refused:
+        return _answer(request, code, {"status": "refused", "messages": refused.messages}, 400)
+    entry = answer.entry
+    if entry.kind == entry.Kind.DEAL:
+        text = _("Deal %(n)s entered.") % {"n": entry.number}
+    elif entry.kind == entry.Kind.CONFIRM:
+        text = _("Confirmed.")
+        if entry.upload_id:
+            text = _("All three confirmed: the table's result is in.")
+        elif entry.problem:
+            text += " " + _("The director will look at it: %(why)s") % {"why": entry.problem}
+    else:
+        text = _("Disputed: the director is called.")
+    status = "repeated" if answer.repeated else "ok"
+    return _answer(request, code, {"status": status, "messages": [text], "entry": entry_data(entry)}, 200)
+
+
+def _answer(request, code, payload, status):
+    if _wants_json(request):
+        return JsonResponse(payload, status=status)
+    for text in payload["messages"]:
+        (messages.success if status == 200 else messages.error)(request, text)
+    return redirect("ulti_table", code.code)
