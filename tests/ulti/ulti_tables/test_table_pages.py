@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from tests.qr_reading import assert_each_card_encodes_its_address
 from ulti.models import TableCode, TableEntry
 
 from .conftest import fill, key, passz
@@ -119,3 +120,10 @@ def test_too_many_requests_are_throttled(codes):
     url = reverse("ulti_table", args=[codes[1].code])
     statuses = [phone.get(url).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
+
+
+def test_each_table_card_carries_the_qr_code_of_its_own_address(clients, rnd, codes):
+    text = clients["director"].get(reverse("ulti_table_codes", args=[rnd.pk])).content.decode()
+    urls = ["http://testserver" + reverse("ulti_table", args=[c.code]) for c in codes.values()]
+    assert len(urls) >= 2
+    assert_each_card_encodes_its_address(text, urls)
