@@ -292,7 +292,7 @@ def _build_world():
     # The player's pair's convention card (VSz 15), uploaded as a PDF: its page and its file.
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from bridge.models import Pair
+    from bridge.models import Pair, SessionPair
     from bridge.services import cards
 
     my_pair = Pair.objects.filter(event=pair_event).filter(player1=player_person).first() or Pair.objects.get(
@@ -303,7 +303,9 @@ def _build_world():
     kwargs["bridge_card_file"] = {"pk": card.pk}
     kwargs["bridge_fouled_board"] = {"pk": session.pk, "board": 1}
     kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
-    kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": 1}
+    # A pair seated in that session (ids are not 1 on PostgreSQL once earlier tests used the sequence).
+    seated = SessionPair.objects.filter(section__session=session).order_by("pk").first()
+    kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": seated.pk}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
     for name in (
         "event_detail",
