@@ -167,6 +167,7 @@ def _build_world():
     pk = {
         "director_renew": register_entry.pk,
         "director_revoke": register_entry.pk,
+        "director_restore": register_entry.pk,
         # federation
         "club_detail": club.pk,
         "person_detail": player_person.pk,
