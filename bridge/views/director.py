@@ -349,7 +349,7 @@ def roster_page(request, pk):
         data = ex_form.cleaned_data
         try:
             boards = roster.parse_boards(data["boards"]) if data["boards"].strip() else []
-            roster.record_exclusion(
+            exclusion = roster.record_exclusion(
                 session,
                 data["pair"],
                 request.user,
@@ -362,6 +362,14 @@ def roster_page(request, pk):
             ex_form.add_error(None, str(error))
         else:
             messages.success(request, _("Exclusion recorded; the standings are being computed."))
+            if getattr(exclusion, "reports", None):
+                messages.info(
+                    request,
+                    _(
+                        "Reported to the Disciplinary Committee (VSz 23): the players, the federation's staff "
+                        "and the committee were mailed."
+                    ),
+                )
             return redirect("bridge_roster", session.pk)
     return render(
         request,
