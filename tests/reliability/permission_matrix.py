@@ -270,6 +270,9 @@ PAGES = {
     "rankings_scheme": {"GET": PUBLIC, "POST": MBSZ_STAFF},
     "rankings_season": {"GET": PUBLIC},
     "rankings_season_invite": {"GET": NOBODY, "POST": NOBODY},
+    # The matrix's season has no tie at a cut line: MAUSZ staff are sent back with an error, everybody else
+    # gets a 404 (tests/rankings/test_season_ties.py resolves a real tie).
+    "rankings_season_tie": {"GET": NOBODY, "POST": NOBODY},
     "rankings_season_recompute": {"GET": NOBODY, "POST": MAUSZ_STAFF},
     "register": {"GET": PUBLIC},
     "register_done": {"GET": PUBLIC},
