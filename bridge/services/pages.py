@@ -4,10 +4,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 
-from bridge.engine import movements
+from bridge.engine import movements, session_days
 from bridge.engine.dealing import parse_pbn_deal
 from results.services import state_of
 
@@ -254,3 +255,52 @@ def movement_findings(plan) -> list[dict]:
 def _decimal(value: float) -> str:
     """One decimal in the page's language (a decimal comma in Hungarian)."""
     return number_format(value, 1)
+
+
+def session_day_findings(event) -> list[dict]:
+    """VSz 24 c over the event's announced sessions: two a day at most, an hour's break between them (the
+    length of a session with a movement from its rounds and the VSz 31 time limits)."""
+    lengths = {}
+    for pair_session in PairSession.objects.filter(event=event, announced__isnull=False).prefetch_related(
+        "sections"
+    ):
+        plans = [p for p in (section.plan() for section in pair_session.sections.all()) if p is not None]
+        if plans:
+            lengths[pair_session.announced_id] = max(
+                session_days.expected_minutes(p.rounds, p.boards_per_round) for p in plans
+            )
+    planned = [
+        session_days.PlannedSession(
+            str(s), timezone.localtime(s.starts_at).replace(tzinfo=None), lengths.get(s.pk)
+        )
+        for s in event.sessions.all()
+    ]
+    out = []
+    for f in session_days.check(planned):
+        p = f.params
+        if f.code == "too_many_sessions":
+            text = _(
+                "VSz 24: %(count)s sessions on %(day)s (%(sessions)s); at most two may be played a day."
+            ) % {
+                "count": p["count"],
+                "day": date_format(p["day"], "Y. m. d."),
+                "sessions": ", ".join(p["sessions"]),
+            }
+        elif p["known_length"]:
+            text = (
+                _(
+                    "VSz 24: only %(minutes)s minutes between the expected end of %(first)s and the start of "
+                    "%(second)s; at least an hour's break is needed."
+                )
+                % p
+            )
+        else:
+            text = (
+                _(
+                    "VSz 24: %(second)s starts %(minutes)s minutes after %(first)s starts; at least an hour's break "
+                    "is needed between two sessions."
+                )
+                % p
+            )
+        out.append({"code": f.code, "severity": "warning", "text": text})
+    return out

@@ -290,7 +290,15 @@ def guide_cards(request, pk):
             }
         )
     return render(
-        request, "bridge/guide_cards.html", session_context(request, session, sections=sections, mixed=mixed)
+        request,
+        "bridge/guide_cards.html",
+        session_context(
+            request,
+            session,
+            sections=sections,
+            mixed=mixed,
+            day_findings=pages.session_day_findings(session.event),  # VSz 24 c, over the event's sessions
+        ),
     )
 
 
