@@ -159,3 +159,23 @@ def test_the_control_room_lists_a_disputed_board_with_the_correction_link(client
     text = clients["director"].get(reverse("bridge_control_room", args=[session.pk])).content.decode()
     assert "board-status-disputed" in text
     assert reverse("bridge_traveller", args=[session.pk, 3]) in text
+
+
+def test_the_phone_page_leads_to_both_pairs_convention_cards(clients, codes, event, make_user):
+    """VSz 15: at the table the players open the card of the pair they meet (the card page's own permission:
+    the event's players and its director read it; an anonymous phone is asked to log in)."""
+    now = table_entry.current_round(codes[2])
+    text = phone(clients["anonymous"], codes[2]).content.decode()
+    for seat in (now.ns, now.ew):
+        url = reverse("bridge_pair_card", args=[seat.pair_id])
+        assert f'data-card-link="{seat.pair_id}" href="{url}"' in text
+    url = reverse("bridge_pair_card", args=[now.ew.pair_id])
+    assert clients["director"].get(url).status_code == 200
+    response = clients["anonymous"].get(url)
+    assert response.status_code == 302 and "login" in response["Location"]
+    # A player of the event (N-S at this table) reads the E-W pair's card.
+    player = now.ns.pair.player1
+    player.user = make_user("ns-jatekos@example.hu")
+    player.save()
+    clients["anonymous"].force_login(player.user)
+    assert clients["anonymous"].get(url).status_code == 200
