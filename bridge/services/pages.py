@@ -13,7 +13,7 @@ from bridge.engine.dealing import parse_pbn_deal
 from results.services import state_of
 
 from ..models import BoardScore, EventStanding, HandRecord, PairSession, SessionPair, SessionStanding
-from . import SCOPE, exports, notation
+from . import SCOPE, exports, notation, versions
 
 
 def processing(event_id: int) -> bool:
@@ -208,9 +208,11 @@ def _pairs(numbers) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-def movement_findings(plan) -> list[dict]:
-    """The VSz 24 findings of a section's movement (``movements.check_vsz24``), worded for the director."""
-    if plan is None:
+def movement_findings(plan, played=None) -> list[dict]:
+    """The VSz 24 findings of a section's movement (``movements.check_vsz24``), worded for the director;
+    without a generated plan, of the movement the uploaded results define (``played``: (board, N-S pair
+    number, E-W pair number) rows, ``movements.check_played``)."""
+    if plan is None and not played:
         return []
     texts = {
         "unequal_plays": lambda p: (
@@ -246,9 +248,19 @@ def movement_findings(plan) -> list[dict]:
             % {"pairs": p["pairs"]}
         ),
     }
+    found = movements.check_vsz24(plan) if plan is not None else movements.check_played(played)
+    return [{"code": f.code, "severity": f.severity, "text": texts[f.code](f.params)} for f in found]
+
+
+def played_rows(section) -> list[tuple[int, int, int]]:
+    """(board, N-S pair number, E-W pair number) of the section's results in the session's latest version:
+    the movement an upload without a generated plan defines."""
+    numbers = dict(SessionPair.objects.filter(section=section).values_list("pk", "number"))
+    rows = versions.rows_of(versions.latest_version(section.session))
     return [
-        {"code": f.code, "severity": f.severity, "text": texts[f.code](f.params)}
-        for f in movements.check_vsz24(plan)
+        (r["board"], numbers[r["ns_id"]], numbers[r["ew_id"]])
+        for r in rows
+        if r["ns_id"] in numbers and r["ew_id"] in numbers
     ]
 
 

@@ -264,8 +264,9 @@ def guide_cards(request, pk):
         }
         requests = seating.seating_requests(seats)
         plan = section.plan()
-        if plan is None:
-            sections.append({"section": section, "plan": None, "requests": requests})
+        if plan is None:  # the uploaded results define the movement: VSz 24 over what was played
+            findings = pages.movement_findings(None, pages.played_rows(section))
+            sections.append({"section": section, "plan": None, "requests": requests, "findings": findings})
             continue
         guide = movements.guide_cards(plan)
         mixed_check = seating.mixed_seating(seats, guide) if mixed else {"findings": [], "who": {}}
