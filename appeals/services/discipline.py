@@ -128,15 +128,34 @@ def consent(measure, user, agrees: bool) -> Measure:
     measure.consent_by = user
     measure.consent_at = timezone.now()
     measure.save(update_fields=["status", "consent_by", "consent_at"])
+    if (
+        agrees
+        and measure.kind == K.EVENT_EXCLUSION
+        and not DisciplinaryReport.objects.filter(measure=measure)
+    ):
+        # VSz 23: an exclusion from the event is a serious breach the director must report to the
+        # Disciplinary Committee; the event's directors hear of it with the committee and the staff.
+        event = measure.event
+        report(
+            event.federation,
+            measure.person,
+            measure.taken_by,
+            measure.reason,
+            event=event,
+            measure=measure,
+            extra=timeline.director_emails(event.pk),
+        )
     return measure
 
 
-def report(federation, person, user, text, *, event=None, measure=None) -> DisciplinaryReport:
+def report(federation, person, user, text, *, event=None, measure=None, extra=()) -> DisciplinaryReport:
+    """A case for the Disciplinary Committee, mailed to the player, the committee, the staff and `extra`."""
     with transaction.atomic():
         found = DisciplinaryReport.objects.create(
             federation=federation, event=event, measure=measure, person=person, text=text, reported_by=user
         )
-        timeline.record_report(found, A.REPORTED, user, text, recipients=_committee_emails(federation.pk))
+        recipients = list(dict.fromkeys([*_committee_emails(federation.pk), *extra]))
+        timeline.record_report(found, A.REPORTED, user, text, recipients=recipients)
     return found
 
 
