@@ -18,6 +18,9 @@ class AppealsConfig(AppConfig):
         effects.register_measure("bridge", bridge_effect.apply_bridge_measure)
         effects.register("ulti", ulti_effect.apply_ulti_decision, ulti_effect.check_ulti_decision)
         effects.register_measure("ulti", ulti_effect.apply_ulti_measure)
-        from .services import personal_data
+        from bridge import exclusion_reports
+
+        from .services import discipline, personal_data
 
         personal_data.register()
+        exclusion_reports.register(discipline.report_event_exclusion)

@@ -19,6 +19,7 @@ urlpatterns = [
     path("directors/<slug:code>/", directors.director_register, name="director_register"),
     path("directors/entry/<int:pk>/renew/", directors.director_renew, name="director_renew"),
     path("directors/entry/<int:pk>/revoke/", directors.director_revoke, name="director_revoke"),
+    path("directors/entry/<int:pk>/restore/", directors.director_restore, name="director_restore"),
     path("privacy/", privacy.privacy_notice, name="privacy_notice"),
     path("accounts/my-data/", privacy.my_data, name="my_data"),
     path("accounts/my-data/export.<str:fmt>", privacy.my_data_export, name="my_data_export"),

@@ -35,6 +35,7 @@ urlpatterns = [
     path("<slug:code>/scheme/", schemes.scheme, name="rankings_scheme"),
     path("<slug:code>/season/<int:year>/", seasons.season, name="rankings_season"),
     path("<slug:code>/season/<int:year>/invite/", seasons.season_invite, name="rankings_season_invite"),
+    path("<slug:code>/season/<int:year>/tie/", seasons.season_tie, name="rankings_season_tie"),
     path(
         "<slug:code>/season/<int:year>/recompute/", seasons.season_recompute, name="rankings_season_recompute"
     ),

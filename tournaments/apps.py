@@ -6,9 +6,10 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from federation.director_releases import register_release
+        from federation.director_releases import register_give_back, register_release
 
         from .services import directors, personal_data
 
         personal_data.register()
         register_release(directors.release)
+        register_give_back(directors.give_back)

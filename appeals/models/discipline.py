@@ -93,6 +93,16 @@ class DisciplinaryReport(models.Model):
     measure = models.OneToOneField(
         Measure, on_delete=models.PROTECT, null=True, blank=True, related_name="report"
     )
+    # A bridge pair excluded from the whole event (VSz 23) is reported at once: one case per player, each
+    # naming the exclusion (its pair, session, reason and the Appeals Committee's consent).
+    bridge_exclusion = models.ForeignKey(
+        "bridge.Exclusion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="discipline_reports",
+        verbose_name=_("exclusion from the event"),
+    )
     person = models.ForeignKey(
         "federation.Person",
         on_delete=models.PROTECT,

@@ -13,10 +13,11 @@ same recompute as any correction; an exclusion from the event does so only once 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from federation.models import Role, Suspension
+from federation.services.notifications import absolute_url, addresses_of, notify
 from tournaments.models import Entry
 
 from .. import effects
@@ -127,16 +128,99 @@ def consent(measure, user, agrees: bool) -> Measure:
     measure.consent_by = user
     measure.consent_at = timezone.now()
     measure.save(update_fields=["status", "consent_by", "consent_at"])
+    if (
+        agrees
+        and measure.kind == K.EVENT_EXCLUSION
+        and not DisciplinaryReport.objects.filter(measure=measure)
+    ):
+        # VSz 23: an exclusion from the event is a serious breach the director must report to the
+        # Disciplinary Committee; the event's directors hear of it with the committee and the staff.
+        event = measure.event
+        report(
+            event.federation,
+            measure.person,
+            measure.taken_by,
+            measure.reason,
+            event=event,
+            measure=measure,
+            extra=timeline.director_emails(event.pk),
+        )
     return measure
 
 
-def report(federation, person, user, text, *, event=None, measure=None) -> DisciplinaryReport:
+def report(federation, person, user, text, *, event=None, measure=None, extra=()) -> DisciplinaryReport:
+    """A case for the Disciplinary Committee, mailed to the player, the committee, the staff and `extra`."""
     with transaction.atomic():
         found = DisciplinaryReport.objects.create(
             federation=federation, event=event, measure=measure, person=person, text=text, reported_by=user
         )
-        timeline.record_report(found, A.REPORTED, user, text, recipients=_committee_emails(federation.pk))
+        recipients = list(dict.fromkeys([*_committee_emails(federation.pk), *extra]))
+        timeline.record_report(found, A.REPORTED, user, text, recipients=recipients)
     return found
+
+
+@transaction.atomic
+def report_event_exclusion(exclusion, user) -> list[DisciplinaryReport]:
+    """VSz 23: a bridge pair excluded from the whole event (with the Appeals Committee's consent) is a serious
+    breach the director must report to the federation's Disciplinary Committee. One case per player of the
+    pair, each naming the exclusion (so its event, pair and session); one mail to the players, one to the
+    event's directors, the federation's staff and the committee. Registered with `bridge.exclusion_reports`
+    by `AppealsConfig.ready()`; a second call for the same exclusion opens nothing."""
+    if DisciplinaryReport.objects.filter(bridge_exclusion=exclusion).exists():
+        return []
+    event = exclusion.session.event
+    pair = exclusion.pair
+    players = [p for p in (pair.player1, pair.player2) if p is not None]
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {
+            "pair": pair.display_name,
+            "event": event.title,
+            "date": formats.date_format(event.start_date, "Y. m. d."),
+            "session": exclusion.session,
+            "reason": exclusion.reason,
+            "consent": exclusion.committee_consent,
+            "federation": event.federation.short_name or event.federation.name,
+        }
+        text = (
+            _(
+                "%(pair)s was excluded from the whole event %(event)s (%(date)s) in %(session)s (VSz 23).\n"
+                "Reason: %(reason)s\nConsent of the Appeals Committee: %(consent)s"
+            )
+            % ctx
+        )
+        reports = [
+            DisciplinaryReport.objects.create(
+                federation=event.federation,
+                event=event,
+                person=person,
+                bridge_exclusion=exclusion,
+                text=text,
+                reported_by=user,
+            )
+            for person in players
+        ]
+        for found in reports:
+            timeline.record_report(found, A.REPORTED, user, text, mail=False)
+        subject = _("Exclusion from %(event)s reported to the Disciplinary Committee") % ctx
+        closing = (
+            _(
+                "The case is reported to the Disciplinary Committee of %(federation)s, which proceeds in its own "
+                "competence (VSz 23)."
+            )
+            % ctx
+        )
+        notify(
+            addresses_of(players),
+            subject,
+            "\n\n".join((text, closing, absolute_url("event_detail", event.pk))),
+            federation=event.federation_id,
+        )
+        officials = list(
+            dict.fromkeys(timeline.director_emails(event.pk) + _committee_emails(event.federation_id))
+        )
+        links = [absolute_url("appeals_report", event.federation.code, found.pk) for found in reports]
+        notify(officials, subject, "\n\n".join((text, closing, *links)), federation=event.federation_id)
+    return reports
 
 
 @transaction.atomic

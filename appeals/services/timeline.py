@@ -69,11 +69,14 @@ def record(appeal, action, actor=None, note="", *, details=None, mail=True, extr
     return entry
 
 
-def record_report(report, action, actor=None, note="", *, recipients=()):
-    """A step of a disciplinary report, mailed to the player concerned and whoever else is named."""
+def record_report(report, action, actor=None, note="", *, recipients=(), mail=True):
+    """A step of a disciplinary report, mailed to the player concerned and whoever else is named (unless
+    `mail` is False: the caller writes the mail, e.g. one for the cases of both players of a pair)."""
     entry = TimelineEntry.objects.create(
         report=report, action=action, actor=actor if actor and actor.is_authenticated else None, note=note
     )
+    if not mail:
+        return entry
     with translation.override(settings.LANGUAGE_CODE):
         label = str(TimelineEntry.Action(action).label)
         subject = _("Disciplinary case of %(person)s: %(step)s") % {"person": report.person, "step": label}

@@ -112,7 +112,15 @@ def report_list(request, code):
 def report_detail(request, code, pk):
     federation = _federation(request, code)
     report = get_object_or_404(
-        DisciplinaryReport.objects.select_related("person", "event"), pk=pk, federation=federation
+        DisciplinaryReport.objects.select_related(
+            "person",
+            "event",
+            "bridge_exclusion__pair__player1",
+            "bridge_exclusion__pair__player2",
+            "bridge_exclusion__session",
+        ),
+        pk=pk,
+        federation=federation,
     )
     form = DisciplineDecisionForm(request.POST or None)
     if request.method == "POST":

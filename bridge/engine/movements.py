@@ -437,3 +437,40 @@ def check_vsz24(movement: Movement) -> list[Finding]:
     if movement.kind == "mitchell" and movement.tables == 2:
         out.append(Finding("two_table_mitchell", "warning", {"tables": 2, "pairs": len(movement.pairs)}))
     return out
+
+
+def check_played(rows: Iterable[tuple[int, int, int]]) -> list[Finding]:
+    """The VSz 24 findings of a movement the uploaded results define: ``rows`` are (board, N-S pair, E-W
+    pair) of every result. Each board counts as its own set; the same codes as ``check_vsz24``."""
+    rows = list(rows)
+    if not rows:
+        return []
+    pairs = sorted({p for _board, ns, ew in rows for p in (ns, ew)})
+    plays = Counter(board for board, _ns, _ew in rows)
+    pair_boards = Counter((p, board) for board, ns, ew in rows for p in (ns, ew))
+    met: dict[int, set[int]] = {p: set() for p in pairs}
+    for _board, ns, ew in rows:
+        met[ns].add(ew)
+        met[ew].add(ns)
+    out: list[Finding] = []
+    if len(set(plays.values())) > 1:
+        most = max(plays.values())
+        uneven = sorted(b for b, c in plays.items() if c != most)
+        out.append(
+            Finding("unequal_plays", "error", {"fewest": min(plays.values()), "most": most, "sets": uneven})
+        )
+    twice = sorted({p for (p, _b), c in pair_boards.items() if c > 1})
+    if twice:
+        out.append(Finding("repeated_sets", "error", {"pairs": twice}))
+    others = len(pairs) - 1
+    opponents = {p: len(met[p]) / others for p in pairs} if others else {}
+    boards = {p: len({b for (q, b) in pair_boards if q == p}) / len(plays) for p in pairs}
+    few = sorted(p for p, share in opponents.items() if share < MIN_OPPONENTS_SHARE)
+    if few:
+        lowest = round(min(opponents[p] for p in few) * 100, 1)
+        out.append(Finding("few_opponents", "warning", {"pairs": few, "lowest": lowest, "minimum": 50}))
+    few = sorted(p for p, share in boards.items() if share < MIN_BOARDS_SHARE)
+    if few:
+        lowest = round(min(boards[p] for p in few) * 100, 1)
+        out.append(Finding("few_boards", "warning", {"pairs": few, "lowest": lowest, "minimum": 80}))
+    return out

@@ -4,15 +4,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 
-from bridge.engine import movements
+from bridge.engine import movements, session_days
 from bridge.engine.dealing import parse_pbn_deal
 from results.services import state_of
 
 from ..models import BoardScore, EventStanding, HandRecord, PairSession, SessionPair, SessionStanding
-from . import SCOPE, exports, notation
+from . import SCOPE, exports, notation, versions
 
 
 def processing(event_id: int) -> bool:
@@ -207,9 +208,11 @@ def _pairs(numbers) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-def movement_findings(plan) -> list[dict]:
-    """The VSz 24 findings of a section's movement (``movements.check_vsz24``), worded for the director."""
-    if plan is None:
+def movement_findings(plan, played=None) -> list[dict]:
+    """The VSz 24 findings of a section's movement (``movements.check_vsz24``), worded for the director;
+    without a generated plan, of the movement the uploaded results define (``played``: (board, N-S pair
+    number, E-W pair number) rows, ``movements.check_played``)."""
+    if plan is None and not played:
         return []
     texts = {
         "unequal_plays": lambda p: (
@@ -245,12 +248,71 @@ def movement_findings(plan) -> list[dict]:
             % {"pairs": p["pairs"]}
         ),
     }
+    found = movements.check_vsz24(plan) if plan is not None else movements.check_played(played)
+    return [{"code": f.code, "severity": f.severity, "text": texts[f.code](f.params)} for f in found]
+
+
+def played_rows(section) -> list[tuple[int, int, int]]:
+    """(board, N-S pair number, E-W pair number) of the section's results in the session's latest version:
+    the movement an upload without a generated plan defines."""
+    numbers = dict(SessionPair.objects.filter(section=section).values_list("pk", "number"))
+    rows = versions.rows_of(versions.latest_version(section.session))
     return [
-        {"code": f.code, "severity": f.severity, "text": texts[f.code](f.params)}
-        for f in movements.check_vsz24(plan)
+        (r["board"], numbers[r["ns_id"]], numbers[r["ew_id"]])
+        for r in rows
+        if r["ns_id"] in numbers and r["ew_id"] in numbers
     ]
 
 
 def _decimal(value: float) -> str:
     """One decimal in the page's language (a decimal comma in Hungarian)."""
     return number_format(value, 1)
+
+
+def session_day_findings(event) -> list[dict]:
+    """VSz 24 c over the event's announced sessions: two a day at most, an hour's break between them (the
+    length of a session with a movement from its rounds and the VSz 31 time limits)."""
+    lengths = {}
+    for pair_session in PairSession.objects.filter(event=event, announced__isnull=False).prefetch_related(
+        "sections"
+    ):
+        plans = [p for p in (section.plan() for section in pair_session.sections.all()) if p is not None]
+        if plans:
+            lengths[pair_session.announced_id] = max(
+                session_days.expected_minutes(p.rounds, p.boards_per_round) for p in plans
+            )
+    planned = [
+        session_days.PlannedSession(
+            str(s), timezone.localtime(s.starts_at).replace(tzinfo=None), lengths.get(s.pk)
+        )
+        for s in event.sessions.all()
+    ]
+    out = []
+    for f in session_days.check(planned):
+        p = f.params
+        if f.code == "too_many_sessions":
+            text = _(
+                "VSz 24: %(count)s sessions on %(day)s (%(sessions)s); at most two may be played a day."
+            ) % {
+                "count": p["count"],
+                "day": date_format(p["day"], "Y. m. d."),
+                "sessions": ", ".join(p["sessions"]),
+            }
+        elif p["known_length"]:
+            text = (
+                _(
+                    "VSz 24: only %(minutes)s minutes between the expected end of %(first)s and the start of "
+                    "%(second)s; at least an hour's break is needed."
+                )
+                % p
+            )
+        else:
+            text = (
+                _(
+                    "VSz 24: %(second)s starts %(minutes)s minutes after %(first)s starts; at least an hour's break "
+                    "is needed between two sessions."
+                )
+                % p
+            )
+        out.append({"code": f.code, "severity": "warning", "text": text})
+    return out

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from results.models import VersionedUpload
 
+from .. import exclusion_reports
 from ..engine.scoring import exclusion as exclusion_rule
 from ..models import Exclusion, Pair, PairSession, Substitution, Withdrawal
 from . import versions
@@ -199,7 +200,9 @@ EXCLUSION_REFUSALS = {
 def record_exclusion(session: PairSession, pair, user, scope, boards, reason, committee_consent=""):
     """The director's VSz 23 measure: recorded, then every session with results gets a decision version
     (the layer a re-upload carries) and the recompute takes the excluded results out
-    (`engine.scoring.exclusion`)."""
+    (`engine.scoring.exclusion`). An exclusion from the whole event is reported to the Disciplinary Committee
+    (`exclusion_reports`: the case opened and the mails, by the appeals app); `exclusion.reports` holds what
+    the hooks returned."""
     reason, committee_consent = (reason or "").strip(), (committee_consent or "").strip()
     if not reason:
         raise ValueError(_("Give the reason of the exclusion."))
@@ -242,6 +245,9 @@ def record_exclusion(session: PairSession, pair, user, scope, boards, reason, co
             )
         exclusion.versions.set(written)
         versions.mark_changed(session.event_id)
+        if scope == Exclusion.EVENT:
+            # VSz 23: reported to the Disciplinary Committee, the players and officials mailed (appeals).
+            exclusion.reports = exclusion_reports.event_exclusion_recorded(exclusion, user)
     return exclusion
 
 

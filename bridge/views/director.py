@@ -264,8 +264,9 @@ def guide_cards(request, pk):
         }
         requests = seating.seating_requests(seats)
         plan = section.plan()
-        if plan is None:
-            sections.append({"section": section, "plan": None, "requests": requests})
+        if plan is None:  # the uploaded results define the movement: VSz 24 over what was played
+            findings = pages.movement_findings(None, pages.played_rows(section))
+            sections.append({"section": section, "plan": None, "requests": requests, "findings": findings})
             continue
         guide = movements.guide_cards(plan)
         mixed_check = seating.mixed_seating(seats, guide) if mixed else {"findings": [], "who": {}}
@@ -290,7 +291,15 @@ def guide_cards(request, pk):
             }
         )
     return render(
-        request, "bridge/guide_cards.html", session_context(request, session, sections=sections, mixed=mixed)
+        request,
+        "bridge/guide_cards.html",
+        session_context(
+            request,
+            session,
+            sections=sections,
+            mixed=mixed,
+            day_findings=pages.session_day_findings(session.event),  # VSz 24 c, over the event's sessions
+        ),
     )
 
 
@@ -349,7 +358,7 @@ def roster_page(request, pk):
         data = ex_form.cleaned_data
         try:
             boards = roster.parse_boards(data["boards"]) if data["boards"].strip() else []
-            roster.record_exclusion(
+            exclusion = roster.record_exclusion(
                 session,
                 data["pair"],
                 request.user,
@@ -362,6 +371,14 @@ def roster_page(request, pk):
             ex_form.add_error(None, str(error))
         else:
             messages.success(request, _("Exclusion recorded; the standings are being computed."))
+            if getattr(exclusion, "reports", None):
+                messages.info(
+                    request,
+                    _(
+                        "Reported to the Disciplinary Committee (VSz 23): the players, the federation's staff "
+                        "and the committee were mailed."
+                    ),
+                )
             return redirect("bridge_roster", session.pk)
     return render(
         request,

@@ -1,8 +1,11 @@
 """The register of qualified tournament directors (VSz 9): federation staff add, renew and revoke.
 
 Each change is a save of a `QualifiedDirector` row, which the audit log records (federation.audit); a
-revoked qualification stays in the register, marked, so the events that named it keep their record. A
-revocation releases the director from the events not yet finished (`federation.director_releases`)."""
+revoked qualification stays in the register, marked, so the events that named it keep their record. Every
+change follows through to the events (`federation.director_releases`): a revocation, or a renewal that
+shortens the validity or lowers the level, releases the director from the events not yet finished that it no
+longer covers; a renewal or a restored revocation that covers such an event again gives it back (unless the
+organiser named somebody else meanwhile)."""
 
 import datetime
 
@@ -66,11 +69,20 @@ def _locked(user, qualification_id) -> QualifiedDirector:
     return row
 
 
+def _follow(row: QualifiedDirector, user) -> QualifiedDirector:
+    """The events follow the changed qualification: released where it no longer covers them, given back
+    where it covers them again. The numbers are on the row (`released_events`, `restored_events`)."""
+    row.released_events = director_releases.release(row, user)
+    row.restored_events = director_releases.give_back(row, user)
+    return row
+
+
 @transaction.atomic
 def renew(user, qualification_id: int, valid_until: datetime.date, level: str | None = None):
+    """A new end of validity (later or earlier) and level; the events follow (`_follow`)."""
     row = _locked(user, qualification_id)
     if row.revoked_at:
-        raise ValidationError(_("A revoked qualification cannot be renewed; enter a new one."))
+        raise ValidationError(_("A revoked qualification cannot be renewed; restore it or enter a new one."))
     _check_dates(row.valid_from, valid_until)
     row.valid_until = valid_until
     if level:
@@ -78,7 +90,19 @@ def renew(user, qualification_id: int, valid_until: datetime.date, level: str | 
             raise ValidationError(_("Choose a qualification."))
         row.level = level
     row.save(update_fields=["valid_until", "level"])
-    return row
+    return _follow(row, user)
+
+
+@transaction.atomic
+def restore(user, qualification_id: int):
+    """Undo a revocation (made in error, or set aside): the qualification is valid again for its dates, the
+    audit log keeps the revocation, and the events it was released from get it back (`_follow`)."""
+    row = _locked(user, qualification_id)
+    if not row.revoked_at:
+        raise ValidationError(_("This qualification is not revoked."))
+    row.revoked_at, row.revoked_by, row.revoke_reason = None, None, ""
+    row.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+    return _follow(row, user)
 
 
 @transaction.atomic

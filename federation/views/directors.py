@@ -1,4 +1,5 @@
-"""The register of qualified tournament directors (VSz 9): the staff of a federation add, renew, revoke."""
+"""The register of qualified tournament directors (VSz 9): the staff of a federation add, renew, revoke and
+restore."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -79,6 +80,31 @@ def _row(request, pk):
     )
 
 
+def _show_followed(request, row):
+    """How many events the change released and gave back (their organisers were mailed)."""
+    released, restored = getattr(row, "released_events", 0), getattr(row, "restored_events", 0)
+    if released:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s event not yet finished lost this director; its organiser was told.",
+                "%(count)s events not yet finished lost this director; their organisers were told.",
+                released,
+            )
+            % {"count": released},
+        )
+    if restored:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s event released earlier has this director again; its organiser was told.",
+                "%(count)s events released earlier have this director again; their organisers were told.",
+                restored,
+            )
+            % {"count": restored},
+        )
+
+
 @require_POST
 def director_renew(request, pk):
     row = _row(request, pk)
@@ -87,13 +113,27 @@ def director_renew(request, pk):
         messages.error(request, _("Give the qualification and the new end of its validity."))
     else:
         try:
-            directors.renew(
+            renewed = directors.renew(
                 request.user, row.pk, form.cleaned_data["valid_until"], form.cleaned_data["level"]
             )
         except ValidationError as error:
             _show_error(request, error)
         else:
             messages.success(request, _("The qualification is renewed."))
+            _show_followed(request, renewed)
+    return redirect("director_register", row.federation.code)
+
+
+@require_POST
+def director_restore(request, pk):
+    row = _row(request, pk)
+    try:
+        restored = directors.restore(request.user, row.pk)
+    except ValidationError as error:
+        _show_error(request, error)
+    else:
+        messages.success(request, _("The revocation is withdrawn; the qualification is valid again."))
+        _show_followed(request, restored)
     return redirect("director_register", row.federation.code)
 
 
@@ -110,14 +150,5 @@ def director_revoke(request, pk):
             _show_error(request, error)
         else:
             messages.success(request, _("The qualification is revoked."))
-            if revoked.released_events:
-                messages.info(
-                    request,
-                    ngettext(
-                        "%(count)s event not yet finished lost this director; its organiser was told.",
-                        "%(count)s events not yet finished lost this director; their organisers were told.",
-                        revoked.released_events,
-                    )
-                    % {"count": revoked.released_events},
-                )
+            _show_followed(request, revoked)
     return redirect("director_register", row.federation.code)

@@ -3,8 +3,10 @@
 Qualifier table: per player the qualifiers attended (both regions combined); the best three results count,
 compared by points, then forint; at least three attended to be eligible. The top ``places`` eligible
 players qualify, every other eligible player is on the reserve list in order. Players equal on points
-and forint share a place; a shared place that straddles the cut line qualifies as a whole (the rule book
-names no further tie-break, and a director would not split equal results by name).
+and forint share a place. A shared place that straddles the cut line is a tie to resolve (II. 10. (5): the
+rule book names no further tie-break): its players are ``tied``, neither qualified nor reserve, until the
+staff choose exactly as many of them as there are seats left (``resolved``); the others of the place head
+the reserve list. Nobody is admitted over the number and nobody is picked by display order.
 
 Stage table (semifinal): everybody starts from zero, all the stage's rounds count, the best ``places``
 reach the final, the rest are the reserve list.
@@ -24,6 +26,8 @@ from .standings_list import rank
 
 __all__ = [
     "EventScore",
+    "TieAtCut",
+    "tie_at_cut",
     "PlayerResults",
     "SeasonLine",
     "counted_results",
@@ -35,7 +39,7 @@ __all__ = [
     "sport_ulti_invitations",
 ]
 
-QUALIFIED, RESERVE, INELIGIBLE = "qualified", "reserve", "ineligible"
+QUALIFIED, RESERVE, INELIGIBLE, TIED = "qualified", "reserve", "ineligible", "tied"
 
 
 @dataclass(frozen=True)
@@ -73,8 +77,30 @@ def counted_results(results: Iterable[EventScore], best: int | None) -> tuple[Ev
     return tuple(ordered if best is None else ordered[:best])
 
 
+@dataclass(frozen=True)
+class TieAtCut:
+    """The shared place the cut line goes through: ``tied`` players (display order), ``seats`` of them fit."""
+
+    places: int
+    tied: tuple[int, ...]
+    seats: int
+
+
+def tie_at_cut(lines: Iterable[SeasonLine], places: int) -> TieAtCut | None:
+    """The tie at the cut after ``places`` in a table's lines, or None when the cut falls between places."""
+    eligible = [line for line in lines if line.eligible]
+    through = sum(1 for line in eligible if line.place_to <= places)
+    tied = tuple(line.person_id for line in eligible if line.place_from <= places < line.place_to)
+    return TieAtCut(places, tied, places - through) if tied else None
+
+
 def _table(
-    players: Iterable[PlayerResults], *, best: int | None, min_attended: int, places: int
+    players: Iterable[PlayerResults],
+    *,
+    best: int | None,
+    min_attended: int,
+    places: int,
+    resolved: Iterable[int] = (),
 ) -> list[SeasonLine]:
     players = list(players)
     if len({p.person_id for p in players}) != len(players):
@@ -98,13 +124,23 @@ def _table(
         score=lambda pid: (summary[pid][3], summary[pid][4]),
         order_key=lambda pid: (*summary[pid][0].order_key, pid),
     )
+    through = sum(1 for r in ranked if r.place_to <= places)
+    tied = {r.item for r in ranked if r.place_from <= places < r.place_to}
+    chosen = set(resolved)
+    # The staff's choice holds only for the tie it was made for: the same players, exactly the seats left.
+    if not (chosen <= tied and len(chosen) == places - through):
+        chosen = set()
     lines = []
     reserve = 0
     for r in ranked:
         pid = r.item
         _, attended, counted, points, forint = summary[pid]
-        qualified = r.place_from <= places
-        if not qualified:
+        if pid in tied and not chosen:
+            status = TIED
+        elif r.place_to <= places or pid in chosen:
+            status = QUALIFIED
+        else:
+            status = RESERVE
             reserve += 1
         lines.append(
             SeasonLine(
@@ -117,8 +153,8 @@ def _table(
                 position=r.position,
                 place_from=r.place_from,
                 place_to=r.place_to,
-                status=QUALIFIED if qualified else RESERVE,
-                reserve_position=None if qualified else reserve,
+                status=status,
+                reserve_position=reserve if status == RESERVE else None,
             )
         )
     others = sorted(
@@ -146,15 +182,23 @@ def _table(
 
 
 def qualifier_table(
-    players: Iterable[PlayerResults], *, best: int = 3, min_attended: int = 3, places: int = 60
+    players: Iterable[PlayerResults],
+    *,
+    best: int = 3,
+    min_attended: int = 3,
+    places: int = 60,
+    resolved: Iterable[int] = (),
 ) -> list[SeasonLine]:
-    """The qualifying table of a season: best ``best`` of the qualifiers, both regions combined."""
-    return _table(players, best=best, min_attended=min_attended, places=places)
+    """The qualifying table of a season: best ``best`` of the qualifiers, both regions combined;
+    ``resolved``: the staff's choice at a tie on the cut line."""
+    return _table(players, best=best, min_attended=min_attended, places=places, resolved=resolved)
 
 
-def stage_table(players: Iterable[PlayerResults], *, places: int = 21) -> list[SeasonLine]:
+def stage_table(
+    players: Iterable[PlayerResults], *, places: int = 21, resolved: Iterable[int] = ()
+) -> list[SeasonLine]:
     """A stage started from zero (the semifinal): all its rounds count, the best ``places`` go on."""
-    return _table(players, best=None, min_attended=1, places=places)
+    return _table(players, best=None, min_attended=1, places=places, resolved=resolved)
 
 
 @dataclass(frozen=True)

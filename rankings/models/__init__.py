@@ -12,7 +12,7 @@ the NUB season.
 from .ledger import Award, AwardScheme, AwardVersion, PaymentResultChange, PrizePayment, RankingState, Reason
 from .lists import ListEntry, ListKind, ListStamp
 from .rating import PlayerRating, RatedEvent, RatingHistory
-from .season import Qualification, Season, SeasonEntry, SeasonTeamEntry, Stage
+from .season import Qualification, Season, SeasonEntry, SeasonTeamEntry, SeasonTieChoice, Stage
 
 __all__ = [
     "Award",
@@ -32,5 +32,6 @@ __all__ = [
     "Season",
     "SeasonEntry",
     "SeasonTeamEntry",
+    "SeasonTieChoice",
     "Stage",
 ]

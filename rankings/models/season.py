@@ -1,5 +1,6 @@
 """The National Ulti Championship (NUB) season: its tables, the team final and the qualifications."""
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -49,12 +50,13 @@ class Stage(models.TextChoices):
 class SeasonEntry(models.Model):
     """A stored row of a season table (qualifiers or semifinal), or a sport ulti invitation."""
 
-    QUALIFIED, RESERVE, INELIGIBLE, INVITED = "qualified", "reserve", "ineligible", "invited"
+    QUALIFIED, RESERVE, INELIGIBLE, INVITED, TIED = "qualified", "reserve", "ineligible", "invited", "tied"
     STATUSES = [
         (QUALIFIED, _("qualified")),
         (RESERVE, _("reserve list")),
         (INELIGIBLE, _("not eligible")),
         (INVITED, _("invited")),
+        (TIED, _("tied at the cut line")),
     ]
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
@@ -153,3 +155,25 @@ class Qualification(models.Model):
 
     def __str__(self):
         return f"{self.season} {self.stage}: {self.person}"
+
+
+class SeasonTieChoice(models.Model):
+    """The staff's choice at a tie on a cut line (II. 10. (5)): players equal on points and forint share the
+    place the cut goes through and only some of them fit; the rule book names no tie-break, so the staff
+    choose who goes on. Never changed: a new choice is a new row, the latest for the table applies, and only
+    while the tie is the one it was made for (the same players, the same seats)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="tie_choices")
+    stage = models.CharField(max_length=12, choices=Stage.choices)  # the table: qualifier or semifinal
+    person_ids = models.JSONField(_("players chosen"), default=list)
+    reason = models.TextField(_("how the tie was resolved"))
+    chosen_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    chosen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["season", "stage", "-chosen_at", "-pk"]
+        verbose_name = _("choice at a tie on the cut line")
+        verbose_name_plural = _("choices at ties on the cut line")
+
+    def __str__(self):
+        return f"{self.season} {self.stage}: {self.person_ids}"

@@ -6,6 +6,7 @@ import datetime
 from collections import defaultdict
 from decimal import Decimal
 
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone, translation
@@ -24,6 +25,7 @@ from ..models import (
     Season,
     SeasonEntry,
     SeasonTeamEntry,
+    SeasonTieChoice,
     Stage,
 )
 
@@ -100,6 +102,73 @@ def _players_of(versions) -> dict[int, list[season_engine.EventScore]]:
     return scores
 
 
+def _chosen(season: Season, table: str) -> list[int]:
+    """The staff's latest choice at a tie on the table's cut line (the engine checks it still fits)."""
+    latest = SeasonTieChoice.objects.filter(season=season, stage=table).order_by("-chosen_at", "-pk").first()
+    return list(latest.person_ids) if latest else []
+
+
+def places_of(season: Season, table: str) -> int:
+    """How many go on from the table: the top 60 of the qualifiers, the best 21 of the semifinal."""
+    return season.semifinal_places if table == Stage.QUALIFIER else season.final_places
+
+
+def tie_of(season: Season, table: str) -> tuple[season_engine.TieAtCut, list[SeasonEntry]] | None:
+    """The tie at the table's cut line (II. 10. (5)) as stored, with its rows, resolved or not; or None."""
+    rows = list(
+        SeasonEntry.objects.filter(season=season, stage=table, eligible=True)
+        .select_related("person")
+        .order_by("position")
+    )
+    places = places_of(season, table)
+    lines = [
+        season_engine.SeasonLine(
+            r.person_id,
+            r.attended,
+            (),
+            r.points,
+            r.forint,
+            True,
+            r.position,
+            r.place_from,
+            r.place_to,
+            r.status,
+            r.reserve_position,
+        )  # fmt: skip
+        for r in rows
+    ]
+    tie = season_engine.tie_at_cut(lines, places)
+    if tie is None:
+        return None
+    return tie, [r for r in rows if r.person_id in tie.tied]
+
+
+def resolve_tie(user, season: Season, table: str, person_ids, reason: str) -> SeasonTieChoice:
+    """The staff choose who of the players tied at the cut line goes on (exactly the seats left); the
+    others head the reserve list. Recorded append-only, then the season's tables are recomputed."""
+    if not user.has_perm("rankings.manage_season", season):
+        raise PermissionDenied
+    if table not in (Stage.QUALIFIER, Stage.SEMIFINAL):
+        raise ValidationError(_("Choose the table whose cut line is tied."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError(_("Say how the tie was resolved (e.g. the draw made before the players)."))
+    found = tie_of(season, table)
+    if found is None:
+        raise ValidationError(_("There is no tie at this cut line."))
+    tie, _rows = found
+    chosen = {int(pid) for pid in person_ids}
+    if not chosen <= set(tie.tied) or len(chosen) != tie.seats:
+        raise ValidationError(
+            _("Choose exactly %(n)s of the %(tied)s tied players.") % {"n": tie.seats, "tied": len(tie.tied)}
+        )
+    choice = SeasonTieChoice.objects.create(
+        season=season, stage=table, person_ids=sorted(chosen), reason=reason, chosen_by=user
+    )
+    recompute_season(season.pk)
+    return choice
+
+
 def recompute_season(season_id: int) -> Season:
     """Rebuild the season's tables (qualifiers, semifinal, team final, sport ulti invitations)."""
     with transaction.atomic():
@@ -122,10 +191,12 @@ def recompute_season(season_id: int) -> Season:
             best=season.best_of,
             min_attended=season.min_attended,
             places=season.semifinal_places,
+            resolved=_chosen(season, Stage.QUALIFIER),
         )
         s_lines = season_engine.stage_table(
             [season_engine.PlayerResults(pid, tuple(r), order_key(pid)) for pid, r in s_scores.items()],
             places=season.final_places,
+            resolved=_chosen(season, Stage.SEMIFINAL),
         )
         SeasonEntry.objects.filter(season=season).delete()
         SeasonEntry.objects.bulk_create(
@@ -255,6 +326,9 @@ def _notify_invitation(q: Qualification, replacement: bool) -> None:
 def open_confirmations(season: Season, stage: str, deadline: datetime.datetime) -> list[Qualification]:
     """Invite the qualified players of the stage's source table; each must confirm by ``deadline``."""
     source = STAGE_SOURCE[stage]
+    if SeasonEntry.objects.filter(season=season, stage=source, status=SeasonEntry.TIED).exists():
+        # II. 10. (5): nobody is invited over the number, nor the tie left to the display order.
+        raise ValidationError(_("Players are tied at the cut line: resolve the tie before inviting."))
     created = []
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -50,6 +51,13 @@ def season(request, code, year):
             if q.person_id == person.pk and q.status == Qualification.INVITED
         ]
     can_manage = request.user.has_perm("rankings.manage_season", season_obj)
+    # II. 10. (5): a shared place on a cut line is shown to the staff as a tie to resolve.
+    ties = []
+    for table, label in ((Stage.QUALIFIER, _("qualifiers")), (Stage.SEMIFINAL, _("semifinal"))):
+        found = season_service.tie_of(season_obj, table)
+        if found is not None:
+            tie, rows = found
+            ties.append({"table": table, "label": label, "tie": tie, "rows": rows})
     return render(
         request,
         "rankings/season.html",
@@ -68,6 +76,7 @@ def season(request, code, year):
             "invitations": [(Stage(k).label, v) for k, v in invitations.items() if v],
             "mine": mine,
             "can_manage": can_manage,
+            "ties": ties,
             "invite_form": InviteForm() if can_manage else None,
             "now": timezone.now(),
         },
@@ -88,10 +97,38 @@ def season_invite(request, code, year):
     season_obj = object_or_deny(request, Season, "rankings.manage_season", federation=federation, year=year)
     form = InviteForm(request.POST)
     if form.is_valid():
-        created = open_confirmations(season_obj, form.cleaned_data["stage"], form.cleaned_data["deadline"])
-        messages.success(request, _("%(count)s players were invited.") % {"count": len(created)})
+        try:
+            created = open_confirmations(
+                season_obj, form.cleaned_data["stage"], form.cleaned_data["deadline"]
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("%(count)s players were invited.") % {"count": len(created)})
     else:
         messages.error(request, _("Give the stage and a valid deadline."))
+    return redirect("rankings_season", code=code, year=year)
+
+
+@require_POST
+def season_tie(request, code, year):
+    """The staff resolve a tie at a cut line (II. 10. (5)): who of the tied players goes on."""
+    federation = get_object_or_404(Federation, code=code)
+    season_obj = object_or_deny(request, Season, "rankings.manage_season", federation=federation, year=year)
+    try:
+        season_service.resolve_tie(
+            request.user,
+            season_obj,
+            request.POST.get("table", ""),
+            [pid for pid in request.POST.getlist("person") if pid.isdigit()],
+            request.POST.get("reason", ""),
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("The tie is resolved; the season table was recomputed."))
     return redirect("rankings_season", code=code, year=year)
 
 

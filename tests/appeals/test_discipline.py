@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from appeals.models import DisciplinaryReport, Measure
 from appeals.services import discipline
-from federation.models import Suspension
+from federation.models import Notification, Suspension
 from tournaments.models import Event
 from tournaments.refusals import EntryRefused
 from tournaments.services import entries
@@ -44,6 +44,28 @@ def test_exclusion_from_the_event_waits_for_the_committee(world):
         discipline.consent(measure, world.members[4].user, True)
     measure = discipline.consent(measure, world.members[0].user, True)
     assert measure.status == Measure.Status.IN_FORCE and measure.consent_by == world.members[0].user
+    # VSz 23: in force, it is reported to the Disciplinary Committee at once (the player, the committee, the
+    # staff and the event's director mailed).
+    (case,) = DisciplinaryReport.objects.filter(measure=measure)
+    assert (case.person, case.event, case.reported_by) == (_player(world), world.event, world.director)
+    subjects = Notification.objects.filter(subject__contains=str(_player(world)))
+    for user in (world.disciplinary, world.director):
+        assert subjects.filter(recipient=user.email).count() == 1, user
+    with pytest.raises(ValidationError):  # consent is given once: no second case
+        discipline.consent(measure, world.members[1].user, True)
+    assert DisciplinaryReport.objects.filter(measure=measure).count() == 1
+
+
+def test_a_refused_exclusion_or_a_session_exclusion_opens_no_case(world):
+    measure = discipline.take_measure(
+        world.event, world.director, _player(world), "event_excl", "Durva modor."
+    )
+    discipline.consent(measure, world.members[0].user, False)
+    session = world.sessions[0]
+    discipline.take_measure(
+        world.event, world.director, _player(world, 1), "session_excl", "Késés.", session=session
+    )
+    assert not DisciplinaryReport.objects.exists()
 
 
 def test_only_a_player_of_the_event_is_measured(world):

@@ -49,3 +49,37 @@ def test_only_the_director_sees_the_check(client, mbsz, make_user):
     client.force_login(make_user("player24@example.hu"))
     response = client.get(reverse("bridge_guide_cards", args=[session.pk]))
     assert response.status_code in (403, 404)
+
+
+# --- A movement the uploaded results define (VSz 24 "when a movement is generated or uploaded") ----------
+
+PLAYED = "board;ns;ew;contract;declarer;lead;result;score\n1;1;2;3NT;N;;9;\n1;3;4;4S;S;;10;\n2;2;3;2H;E;;8;\n2;4;1;;;;;-110\n"
+
+
+def test_the_uploaded_movement_is_checked_too():
+    from bridge.engine.movements import check_played
+
+    # Four pairs, two boards each played twice: pair 1 met 2 and 4 (2 of 3 = 66.7%), everyone both boards.
+    rows = [(1, 1, 2), (1, 3, 4), (2, 2, 3), (2, 4, 1)]
+    assert check_played(rows) == []
+    # Board 3 played once, by 1 and 3: unequal plays; pairs 2 and 4 played 2 of the 3 boards (66.7% < 80%).
+    findings = {f.code: f.params for f in check_played([*rows, (3, 1, 3)])}
+    assert findings["unequal_plays"] == {"fewest": 1, "most": 2, "sets": [3]}
+    assert findings["few_boards"] == {"pairs": [2, 4], "lowest": 66.7, "minimum": 80}
+    # A pair that plays a board twice breaks the scoring.
+    assert "repeated_sets" in {f.code for f in check_played([*rows, (1, 1, 3)])}
+
+
+def test_the_page_checks_an_uploaded_movement(client, mbsz, make_user):
+    from bridge.services import uploads
+    from results.models import VersionedUpload
+
+    event = sample.event_with_pairs(mbsz, pairs=4, title="Feltöltött mozgás", start=START)
+    director = make_user("vsz24u@example.hu", kind=Role.DIRECTOR, event=event)
+    session = setup.create_session(event, movement="uploaded", announced=event.sessions.first())
+    text = PLAYED + "3;1;3;1NT;N;;7;\n"
+    uploads.upload(session, uploads.parse_csv(text), source=VersionedUpload.Source.CSV, user=director)
+    client.force_login(director)
+    page = client.get(reverse("bridge_guide_cards", args=[session.pk])).content.decode()
+    assert 'data-finding="unequal_plays"' in page and 'data-finding="few_boards"' in page
+    assert "66,7" in page

@@ -3,6 +3,8 @@
 import datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rankings.engine import season
 from rankings.engine.season import EventScore, Invitation, PlayerResults
@@ -31,7 +33,7 @@ def test_players_who_attended_only_two_are_not_eligible():
     assert by[2].status == "qualified" and by[2].place_from == 1
 
 
-def test_ties_share_the_place_and_the_cut_keeps_a_shared_place_whole():
+def test_a_shared_place_on_the_cut_is_a_tie_to_resolve_never_admitted_whole():
     players = [
         player(1, ("a", 30, 10), ("b", 30, 0), ("c", 30, 0), name="Cz"),
         player(2, ("a", 30, 10), ("b", 30, 0), ("c", 30, 0), name="Ab"),
@@ -39,13 +41,71 @@ def test_ties_share_the_place_and_the_cut_keeps_a_shared_place_whole():
         player(4, ("a", 40, 0), ("b", 40, 0), ("c", 40, 0)),
     ]
     lines = season.qualifier_table(players, places=2)
-    assert [(x.person_id, x.place_from, x.place_to, x.status) for x in lines] == [
-        (4, 1, 1, "qualified"),
-        (2, 2, 3, "qualified"),  # shared 2-3 straddles the cut at 2: both qualify, by name inside
-        (1, 2, 3, "qualified"),
-        (3, 4, 4, "reserve"),
+    assert [(x.person_id, x.place_from, x.place_to, x.status, x.reserve_position) for x in lines] == [
+        (4, 1, 1, "qualified", None),
+        (2, 2, 3, "tied", None),  # 90 points and +10 Ft each: shared 2-3 straddles the cut at 2
+        (1, 2, 3, "tied", None),
+        (3, 4, 4, "reserve", 1),
     ]
-    assert lines[-1].reserve_position == 1
+    assert season.tie_at_cut(lines, 2) == season.TieAtCut(2, (2, 1), 1)
+    # The staff choose Cz (not the first by name): he goes on, Ab heads the reserve list.
+    lines = season.qualifier_table(players, places=2, resolved=[1])
+    assert [(x.person_id, x.status, x.reserve_position) for x in lines] == [
+        (4, "qualified", None),
+        (2, "reserve", 1),
+        (1, "qualified", None),
+        (3, "reserve", 2),
+    ]
+    # A choice that does not fit the tie (both of them for one seat, or a player outside it) is ignored.
+    for wrong in ([1, 2], [3], [4]):
+        lines = season.qualifier_table(players, places=2, resolved=wrong)
+        assert [x.status for x in lines] == ["qualified", "tied", "tied", "reserve"], wrong
+
+
+def test_top_60_with_three_tied_for_places_59_to_61():
+    """II. 10. (5): 58 clear places, then three players on 84 points and +1 250 Ft share 59-61: two seats."""
+    players = [player(i, ("a", 100 - i, 0), ("b", 50, 0), ("c", 50, 0)) for i in range(1, 59)]
+    players += [player(i, ("a", 30, 1250), ("b", 27, 0), ("c", 27, 0)) for i in (59, 60, 61)]
+    players += [player(62, ("a", 30, 1240), ("b", 27, 0), ("c", 27, 0))]
+    lines = season.qualifier_table(players)  # places=60
+    status = {x.person_id: x.status for x in lines}
+    assert sum(s == "qualified" for s in status.values()) == 58
+    assert [status[i] for i in (59, 60, 61, 62)] == ["tied", "tied", "tied", "reserve"]
+    tie = season.tie_at_cut(lines, 60)
+    assert (tie.tied, tie.seats) == ((59, 60, 61), 2)
+    lines = season.qualifier_table(players, resolved=[59, 61])
+    status = {x.person_id: (x.status, x.reserve_position) for x in lines}
+    assert sum(s == "qualified" for s, _r in status.values()) == 60
+    assert status[60] == ("reserve", 1) and status[62] == ("reserve", 2)
+
+
+def test_the_final_cut_at_21_applies_to_the_semifinal_table_too():
+    players = [player(i, ("s1", 50 - i, 0)) for i in range(1, 21)]
+    players += [player(21, ("s1", 10, -40)), player(22, ("s1", 10, -40))]
+    lines = season.stage_table(players)  # places=21
+    assert [x.status for x in lines[-2:]] == ["tied", "tied"]
+    assert sum(x.status == "qualified" for x in lines) == 20
+    assert season.tie_at_cut(lines, 21).seats == 1
+    assert sum(x.status == "qualified" for x in season.stage_table(players, resolved=[22])) == 21
+
+
+@given(
+    scores=st.lists(st.tuples(st.integers(0, 5), st.integers(-2, 2)), min_size=1, max_size=30),
+    places=st.integers(1, 30),
+)
+def test_never_more_qualified_than_places_and_a_valid_choice_fills_them(scores, places):
+    players = [player(i, ("a", p, f)) for i, (p, f) in enumerate(scores, start=1)]
+    lines = season.stage_table(players, places=places)
+    assert sum(x.status == "qualified" for x in lines) <= places
+    tie = season.tie_at_cut(lines, places)
+    if tie is None:
+        assert sum(x.status == "qualified" for x in lines) == min(places, len(players))
+        return
+    chosen = tie.tied[-tie.seats :]
+    resolved = season.stage_table(players, places=places, resolved=chosen)
+    assert sum(x.status == "qualified" for x in resolved) == places
+    assert {x.person_id for x in resolved if x.status == "qualified"} >= set(chosen)
+    assert not any(x.status == "tied" for x in resolved)
 
 
 def test_regions_are_combined_and_the_reserve_list_follows_the_order():

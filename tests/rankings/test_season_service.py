@@ -5,11 +5,14 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from federation.models import Notification
-from rankings.models import Qualification, Season, SeasonEntry, SeasonTeamEntry, Stage
+from federation.models import Notification, Role
+from rankings.models import Qualification, Season, SeasonEntry, SeasonTeamEntry, SeasonTieChoice, Stage
+from rankings.services import season as season_service
 from rankings.services.ledger import record_result
 from rankings.services.season import open_confirmations, process_deadlines, recompute_season, respond
 
@@ -185,8 +188,91 @@ def test_semifinal_starts_from_zero(season, mausz, field, make_event, build_resu
     table = rows(season, Stage.SEMIFINAL)
     assert len(table) == 4 and all(e.points == 23 for e in table.values())
     assert all(e.place_from == 1 and e.place_to == 4 for e in table.values())
-    # All four share the place that straddles the cut of two: they all go to the final.
-    assert all(e.status == "qualified" for e in table.values())
+    # All four share the place that straddles the cut of two (II. 10. (5)): a tie for the staff, nobody
+    # goes to the final by display order, nobody over the number.
+    assert all(e.status == "tied" for e in table.values())
+    with pytest.raises(ValidationError):
+        open_confirmations(season, Stage.FINAL, timezone.now() + datetime.timedelta(days=3))
+    assert not Qualification.objects.filter(stage=Stage.FINAL).exists()
+
+
+@pytest.fixture
+def tied_semifinal(season, mausz, field, make_event, build_result):
+    """A semifinal of one event, 2 final places (the season fixture): one player clear on 30 points, three
+    tied on 12 points and -40 Ft for the one seat left, one behind on 5."""
+    semi = make_event(
+        mausz, event_class="nub_semifinal", date=datetime.date(YEAR, 9, 10), season=YEAR, qualifier_number=1
+    )
+    clear, *tied = field[1:5]
+    play(semi, [(clear, 30, 100)] + [(p, 12, -40) for p in tied] + [(field[5], 5, 0)], build_result)
+    recompute_season(season.pk)
+    return clear, tied
+
+
+def test_the_staff_resolve_a_tie_at_the_final_cut(season, tied_semifinal, make_user, mausz, client):
+    clear, tied = tied_semifinal
+    table = {e.person_id: e for e in SeasonEntry.objects.filter(season=season, stage=Stage.SEMIFINAL)}
+    assert table[clear.pk].status == "qualified"
+    assert [table[p.pk].status for p in tied] == ["tied"] * 3
+    staff = make_user("staff@mausz.hu", kind=Role.FEDERATION_STAFF, federation=mausz)
+    client.force_login(staff)
+    page = client.get(reverse("rankings_season", args=[mausz.code, YEAR])).content.decode()
+    assert 'id="tie-semifinal"' in page and "II. 10. (5)" in page
+    url = reverse("rankings_season_tie", args=[mausz.code, YEAR])
+    # Two for one seat, or nobody: refused, nothing stored.
+    for chosen in ([tied[0].pk, tied[1].pk], []):
+        response = client.post(
+            url, {"table": "semifinal", "person": chosen, "reason": "sorsolás"}, follow=True
+        )
+        assert [m.level for m in response.context["messages"]] == [messages.ERROR]
+    assert not SeasonTieChoice.objects.exists()
+    response = client.post(
+        url, {"table": "semifinal", "person": [tied[2].pk], "reason": "sorsolás a helyszínen"}
+    )
+    assert response.status_code == 302
+    choice = SeasonTieChoice.objects.get()
+    assert choice.person_ids == [tied[2].pk] and choice.chosen_by == staff
+    table = {e.person_id: e for e in SeasonEntry.objects.filter(season=season, stage=Stage.SEMIFINAL)}
+    assert [table[p.pk].status for p in tied] == ["reserve", "reserve", "qualified"]
+    assert [table[p.pk].reserve_position for p in tied[:2]] == [1, 2]
+    created = open_confirmations(season, Stage.FINAL, timezone.now() + datetime.timedelta(days=3))
+    assert {q.person_id for q in created} == {clear.pk, tied[2].pk}
+
+
+def test_a_new_result_that_changes_the_tie_sets_the_choice_aside(
+    season, tied_semifinal, make_user, mausz, make_event, build_result
+):
+    clear, tied = tied_semifinal
+    staff = make_user("staff@mausz.hu", kind=Role.FEDERATION_STAFF, federation=mausz)
+    season_service.resolve_tie(staff, season, Stage.SEMIFINAL, [tied[0].pk], "sorsolás")
+    second = make_event(
+        mausz, event_class="nub_semifinal", date=datetime.date(YEAR, 9, 20), season=YEAR, qualifier_number=2
+    )
+    play(second, [(tied[1], 3, 0), (tied[2], 3, 0)], build_result)  # two of the three now 15 / -40
+    recompute_season(season.pk)
+    table = {e.person_id: e.status for e in SeasonEntry.objects.filter(season=season, stage=Stage.SEMIFINAL)}
+    assert [table[p.pk] for p in tied] == ["reserve", "tied", "tied"]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "player", "mbsz_staff"])
+def test_only_the_federations_staff_resolve_a_tie(
+    season, tied_semifinal, who, make_user, mbsz, mausz, client
+):
+    clear, tied = tied_semifinal
+    if who == "player":
+        client.force_login(make_user("jatekos@example.hu"))
+    elif who == "mbsz_staff":
+        client.force_login(make_user("staff@mbsz.hu", kind=Role.FEDERATION_STAFF, federation=mbsz))
+    page = client.get(reverse("rankings_season", args=[mausz.code, YEAR])).content.decode()
+    assert 'id="tie-semifinal"' not in page  # the public table shows the status, not the staff's form
+    response = client.post(
+        reverse("rankings_season_tie", args=[mausz.code, YEAR]),
+        {"table": "semifinal", "person": [tied[0].pk], "reason": "x"},
+    )
+    assert response.status_code in (302, 403, 404)
+    if response.status_code == 302:
+        assert "login" in response.url
+    assert not SeasonTieChoice.objects.exists()
 
 
 def test_team_championship_and_sport_ulti_invitations(

@@ -167,6 +167,7 @@ def _build_world():
     pk = {
         "director_renew": register_entry.pk,
         "director_revoke": register_entry.pk,
+        "director_restore": register_entry.pk,
         # federation
         "club_detail": club.pk,
         "person_detail": player_person.pk,
@@ -364,7 +365,12 @@ def _build_world():
     }  # the ulti live rating
     kwargs["rankings_player"] = {"code": "mbsz", "person_id": player_person.pk}
     season_code = Federation.objects.get(pk=season.federation_id).code
-    for name in ("rankings_season", "rankings_season_invite", "rankings_season_recompute"):
+    for name in (
+        "rankings_season",
+        "rankings_season_invite",
+        "rankings_season_recompute",
+        "rankings_season_tie",
+    ):
         kwargs[name] = {"code": season_code, "year": season.year}
     kwargs["rankings_event"] = {"event_id": pair_event.pk}
     from rankings.models import Award as LedgerRow

@@ -119,6 +119,8 @@ PAGES = {
     "director_register_home": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},
     "director_renew": {"GET": NOBODY, "POST": NOBODY},
     "director_revoke": {"GET": NOBODY, "POST": NOBODY},
+    # Restoring an entry that is not revoked: MBSz staff are sent back with an error, the rest get a 404.
+    "director_restore": {"GET": NOBODY, "POST": NOBODY},
     "bridge_adjust": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_correction_decide": {"GET": NOBODY, "POST": NOBODY},
     "bridge_correction_request": {"GET": {"player", "other_player"}, "POST": {"player", "other_player"}},
@@ -268,6 +270,9 @@ PAGES = {
     "rankings_scheme": {"GET": PUBLIC, "POST": MBSZ_STAFF},
     "rankings_season": {"GET": PUBLIC},
     "rankings_season_invite": {"GET": NOBODY, "POST": NOBODY},
+    # The matrix's season has no tie at a cut line: MAUSZ staff are sent back with an error, everybody else
+    # gets a 404 (tests/rankings/test_season_ties.py resolves a real tie).
+    "rankings_season_tie": {"GET": NOBODY, "POST": NOBODY},
     "rankings_season_recompute": {"GET": NOBODY, "POST": MAUSZ_STAFF},
     "register": {"GET": PUBLIC},
     "register_done": {"GET": PUBLIC},

@@ -75,7 +75,7 @@ def test_revoking_releases_the_ongoing_and_future_events_only(hajdu, events, sta
         assert not _has_role(hajdu, event), key
         change = event.changes.get(action=EventChange.Action.RELEASED)
         assert change.user == staff_mbsz and "Fegyelmi határozat" in change.reason
-        assert change.details == {"director": "Hajdú Gábor"}
+        assert change.details == {"director": "Hajdú Gábor", "qualification": hajdu.pk}
     finished = events["finished"]
     finished.refresh_from_db()
     assert finished.director == hajdu and finished.director_name == "Hajdú Gábor"

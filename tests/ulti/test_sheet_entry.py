@@ -9,6 +9,7 @@ from django.utils import translation
 
 from federation.models import Role
 from tournaments.models import Entry, EntryMember, Event
+from ulti.engine import sheet as sheet_engine
 from ulti.engine.scoring import MAUSZ, Component, Deal, Silent, SilentGame, settle
 from ulti.engine.scoring.deal import Side
 from ulti.engine.sheet import BIDS
@@ -227,3 +228,69 @@ def test_printable_sheets_render(client, played):
     totals = engine_total(keys)
     assert f"{totals[keys[0]]:+d}" in filled and "Durchmars" in filled or "durchmars" in filled
     assert client.get(f"/ulti/tables/{other.pk}/sheet/print/?empty=1").status_code in (302, 403)
+
+
+# --- Records that contradict themselves (issue 22; MAUSZ I.1 (2), I.2 (4), I.6 (3)) ------------------------
+
+
+def _deal(rows, number, bid, results, silent=None):
+    record = rows[number - 1][1]
+    record.update(bid=bid, results=results, kontra={}, silent=silent or {}, revoke=None)
+    return record
+
+
+def test_a_made_durchmars_with_a_lost_ulti_is_refused_with_the_deal_number(played):
+    event, user, rnd, table, other, keys = played
+    rows = records(keys)
+    _deal(rows, 6, "ulti durchmars", {"ulti": "lost", "durchmars": "won"})
+    with pytest.raises(UltiError) as refused:
+        sheets.save(table, rows, user=user)
+    message = refused.value.messages[0]
+    assert message.startswith("Deal 6:") and "ulti cannot be lost (I.1 (2))" in message
+    assert not ScoreSheet.objects.exists() and not RoundUpload.objects.exists()
+    # Recorded as it can happen (the ulti made with the durchmars: 4 + 6 = 10 from each defender, 20 Ft a
+    # unit), the same sheet is saved and deal 6 pays 400 Ft to its declarer.
+    _deal(rows, 6, "ulti durchmars", {"ulti": "won", "durchmars": "won"})
+    sheets.save(table, rows, user=user)
+    sheet = ScoreSheet.objects.get(table=table)
+    declarer = rows[5][1]["declarer"]
+    line = sheet_engine.settle_sheet([rows[5]], keys, MAUSZ, 20).lines[0]
+    assert line.forints[declarer] == 400
+    assert sheet.totals == sheet_engine.settle_sheet(rows, keys, MAUSZ, 20).totals
+
+
+def test_a_silent_100_in_a_durchmars_game_is_refused_as_a_revoke(played):
+    event, user, rnd, table, other, keys = played
+    rows = records(keys)
+    _deal(rows, 6, "durchmars", {"durchmars": "lost"}, {"100": "defenders"})
+    with pytest.raises(UltiError, match=r"Deal 6: .*revoke \(I\.6 \(3\)\)"):
+        sheets.save(table, rows, user=user)
+    assert not ScoreSheet.objects.exists()
+
+
+def test_the_trickless_silent_100_is_entered_and_enforced(played):
+    event, user, rnd, table, other, keys = played
+    rows = records(keys)
+    # Deal 1, passz: the defenders' melds make 100 but they took no trick (I.2 (4)), so the declarer took
+    # every card point: the parti is his (1 unit = 20 Ft from each defender), the 100 does not count.
+    _deal(rows, 1, "passz", {"parti": "lost"}, {"100": "defenders_notrick"})
+    with pytest.raises(UltiError, match=r"Deal 1: .*took no trick.*\(I\.2 \(4\)\)"):
+        sheets.save(table, rows, user=user)
+    _deal(rows, 1, "passz", {"parti": "won"}, {"100": "defenders_notrick"})
+    sheets.save(table, rows, user=user)
+    declarer = rows[0][1]["declarer"]
+    line = sheet_engine.settle_sheet([rows[0]], keys, MAUSZ, 20).lines[0]
+    assert line.forints[declarer] == 40 and sorted(line.forints.values()) == [-20, -20, 40]
+
+
+def test_the_sheet_page_words_the_contradiction_in_hungarian(client, played):
+    event, user, rnd, table, other, keys = played
+    client.force_login(user)
+    rows = records(keys, 6)
+    _deal(rows, 6, "durchmars", {"durchmars": "won"}, {"100": "defenders"})
+    with translation.override("hu"):
+        preview = client.post(
+            f"/ulti/tables/{table.pk}/sheet/preview/", form_data(keys, rows), HTTP_ACCEPT_LANGUAGE="hu"
+        ).json()
+    error = preview["deals"][5]["error"]
+    assert "renonsz" in error and "I.6 (3)" in error and "revoke" not in error

@@ -412,6 +412,7 @@ class EventChange(AppendOnly):
         CANCELLED = "cancelled", _("cancelled")
         DIRECTOR = "director", _("director assigned")
         RELEASED = "released", _("director released")
+        RESTORED = "restored", _("director given back")
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="changes")
     user = models.ForeignKey(

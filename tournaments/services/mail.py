@@ -228,6 +228,38 @@ def director_released(event, director, reason):
         )
 
 
+def director_given_back(event, director, reason):
+    """A qualification covers again an event it was released from: the organiser and the federation's staff
+    hear the event has its director back, and the director that he directs it again."""
+    with translation.override(settings.LANGUAGE_CODE):
+        ctx = {
+            "event": event.title,
+            "date": _date(event.start_date),
+            "director": director.full_name,
+            "reason": reason,
+            "url": _url("event_detail", event.pk),
+        }
+        subject = _("Director back: %(event)s") % ctx
+        body = _("%(director)s directs %(event)s (%(date)s) again.\n%(reason)s\n%(url)s") % ctx
+        staff = Role.objects.filter(kind=Role.FEDERATION_STAFF, federation_id=event.federation_id)
+        organisers = [address_of(event.created_by)]
+        if event.club_id and event.club.email:
+            organisers.append(event.club.email)
+        notify(
+            organisers + addresses_of(r.user for r in staff.select_related("user")),
+            subject,
+            body,
+            federation=event.federation_id,
+            category=MailPreference.EVENTS,
+        )
+        notify(
+            addresses_of([director]),
+            subject,
+            _("You direct %(event)s (%(date)s) again.\n%(reason)s\n%(url)s") % ctx,
+            federation=event.federation_id,
+        )
+
+
 def replacement_asked(change):
     """To the newcomer: he is asked to take a place in the entry."""
     entry = change.entry

@@ -268,7 +268,7 @@ def settle_sheet(
         except SheetError as error:
             line.error = error
         except ScoringError as error:
-            line.error = SheetError("engine", number, detail=str(error))
+            line.error = SheetError("engine", number, detail=str(error), code=error.code, **error.params)
         else:
             line.units = settlement.units
             line.forints = {k: int(v) for k, v in settlement.forints(unit).items()}

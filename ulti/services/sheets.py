@@ -48,8 +48,28 @@ def message(error: sheet.SheetError, names: dict[str, str] | None = None) -> str
         return (
             _("The sheet has %(found)s deals; the rule set plays %(required)s deals a round.") % error.params
         )
-    # The scoring engine words its own refusals (e.g. "kontra by the declarer ...").
-    text = texts[error.kind] % {"detail": error.detail} if error.kind in texts else error.detail
+    # The records that contradict themselves (issue 22), by the engine's code; other refusals of the
+    # scoring engine are worded by it (e.g. "kontra by the declarer ...").
+    engine = {
+        "durchmars_lost": _(
+            "the declarer made the durchmars, so he took every trick: %(lost)s cannot be lost (I.1 (2))"
+        ),
+        "silent_100_in_durchmars": _(
+            "announcing a 40 or 20 in a durchmars game is a revoke (I.6 (3)): record the revoke, not a silent 100"
+        ),
+        "trickless_parti": _(
+            "the side of the silent 100 took no trick, so it cannot have won the parti (I.2 (4))"
+        ),
+        "hundred_parti": _("a silent 100 with a trick wins the parti for the same side (I.2 (4))"),
+        "trick_not_hundred": _("only a silent 100 needs a trick (I.2 (4))"),
+    }
+    code = error.params.get("code", "")
+    if error.kind == "engine" and code in engine:
+        text = engine[code] % error.params
+    elif error.kind in texts:
+        text = texts[error.kind] % {"detail": error.detail}
+    else:
+        text = error.detail
     for key, name in (names or {}).items():
         text = text.replace(f"'{key}'", name)
     return _("Deal %(n)s: %(text)s") % {"n": error.deal, "text": text}

@@ -169,3 +169,23 @@ def test_each_table_card_carries_the_qr_code_of_its_own_address(clients, session
     urls = ["http://testserver" + reverse("bridge_table", args=[c.code]) for c in session.table_codes.all()]
     assert len(urls) == 3
     assert_each_card_encodes_its_address(text, urls)
+
+
+def test_the_phone_page_leads_to_both_pairs_convention_cards(clients, codes, event, make_user):
+    """VSz 15: at the table the players open the card of the pair they meet (the card page's own permission:
+    the event's players and its director read it; an anonymous phone is asked to log in)."""
+    now = table_entry.current_round(codes[2])
+    text = phone(clients["anonymous"], codes[2]).content.decode()
+    for seat in (now.ns, now.ew):
+        url = reverse("bridge_pair_card", args=[seat.pair_id])
+        assert f'data-card-link="{seat.pair_id}" href="{url}"' in text
+    url = reverse("bridge_pair_card", args=[now.ew.pair_id])
+    assert clients["director"].get(url).status_code == 200
+    response = clients["anonymous"].get(url)
+    assert response.status_code == 302 and "login" in response["Location"]
+    # A player of the event (N-S at this table) reads the E-W pair's card.
+    player = now.ns.pair.player1
+    player.user = make_user("ns-jatekos@example.hu")
+    player.save()
+    clients["anonymous"].force_login(player.user)
+    assert clients["anonymous"].get(url).status_code == 200

@@ -106,7 +106,9 @@ def _check_results(deal: Deal) -> None:
         lost = {c for c in DECIDED_BY_DURCHMARS if deal.won.get(c) is False}
         if lost:
             raise ScoringError(
-                f"the declarer made the durchmars, so took every trick: {_labels(lost)} cannot be lost"
+                f"the declarer made the durchmars, so took every trick: {_labels(lost)} cannot be lost",
+                "durchmars_lost",
+                lost=_labels(lost),
             )
 
 
@@ -129,11 +131,14 @@ def _check_silent(deal: Deal, rules: RuleSet) -> None:
         if silent.split and not (game is SilentGame.FOUR_ACES and silent.side is Side.DEFENDERS):
             raise ScoringError("only the defenders' silent four aces can be split between them")
         if not silent.trick and game is not SilentGame.HUNDRED:
-            raise ScoringError("only a silent 100 needs a trick; record the others only when they count")
+            raise ScoringError(
+                "only a silent 100 needs a trick; record the others only when they count", "trick_not_hundred"
+            )
         if game is SilentGame.HUNDRED and deal.bids_durchmars:
             raise ScoringError(
                 "announcing a 40 or 20 in a durchmars game is a revoke (I.6 (3)): "
-                "record the revoke, not a silent 100"
+                "record the revoke, not a silent 100",
+                "silent_100_in_durchmars",
             )
         if deal.made_declared_durchmars and silent.won and silent.side is Side.DEFENDERS:
             raise ScoringError(
@@ -144,7 +149,8 @@ def _check_silent(deal: Deal, rules: RuleSet) -> None:
                 # A side without a trick has no card points: the parti is the other side's.
                 if deal.won[Component.PARTI] == (silent.side is Side.DECLARER):
                     raise ScoringError(
-                        "the side of the silent 100 took no trick, so it cannot have won the parti"
+                        "the side of the silent 100 took no trick, so it cannot have won the parti",
+                        "trickless_parti",
                     )
             elif deal.won[Component.PARTI] != (silent.side is Side.DECLARER):
-                raise ScoringError("a silent 100 always wins the parti for the same side")
+                raise ScoringError("a silent 100 always wins the parti for the same side", "hundred_parti")
