@@ -51,9 +51,12 @@ class BridgeConfig(AppConfig):
         from tournaments.results_pages import register_results_page
 
         from .models import PairSession
+        from .services.individual import published_events
 
         register_results_page(
             [Event.Format.PAIRS],
             "bridge_event",
             lambda: PairSession.objects.filter(published_at__isnull=False).values("event_id"),
         )
+        # Individual events are scored too (issue #20): the announcement form offers the format again.
+        register_results_page([Event.Format.INDIVIDUAL], "bridge_individual", published_events)

@@ -38,7 +38,7 @@ def event_with_players(federation, *, players: int, title: str, start: datetime.
             birth_date=datetime.date(1955 + index % 40, 1 + index % 12, 1 + index % 28),
             gender=Person.MALE,
         )
-        EntryMember.objects.create(entry=entry, person=person, position=1, confirmed_at=start)
+        EntryMember.objects.create(entry=entry, person=person, position=1, confirmed_at=start, home_club=club)
     return event
 
 

@@ -12,7 +12,6 @@ version.
 """
 
 import hashlib
-from collections import defaultdict
 
 from django.db import transaction
 from django.utils import timezone
@@ -317,13 +316,3 @@ def publish(individual: IndividualEvent, user) -> IndividualEvent:
 
 def published_events():
     return IndividualEvent.objects.filter(published_at__isnull=False).values("event_id")
-
-
-def sides_of(board_scores) -> dict[int, list]:
-    """Per player, his rows (board score, seat, matchpoints, percentage): his score card."""
-    out: dict[int, list] = defaultdict(list)
-    for s in board_scores:
-        for seat in ("north", "south", "east", "west"):
-            ns = seat in ("north", "south")
-            out[getattr(s, seat)].append((s, seat, s.mp_ns if ns else s.mp_ew, s.pct_ns if ns else s.pct_ew))
-    return out

@@ -291,6 +291,18 @@ def _build_world():
     kwargs["bridge_fouled_board"] = {"pk": session.pk, "board": 1}
     kwargs["bridge_version_restore"] = {"pk": session.pk, "number": 1}
     kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": 1}
+    # Bridge individual events (issue #20): the demo individual, published, run by the demo director.
+    individual_event = Event.objects.filter(
+        format=Event.Format.INDIVIDUAL, bridge_individual__isnull=False
+    ).first()
+    for name in (
+        "bridge_individual",
+        "bridge_individual_boards",
+        "bridge_individual_upload",
+        "bridge_individual_publish",
+    ):
+        kwargs[name] = {"pk": individual_event.pk}
+    kwargs["bridge_individual_player"] = {"pk": individual_event.pk, "number": 1}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
     for name in (
         "event_detail",
