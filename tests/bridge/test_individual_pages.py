@@ -142,3 +142,17 @@ def test_a_pairs_event_has_no_individual_page(client, mbsz, director):
 
     pairs = bridge_sample.event_with_pairs(mbsz, pairs=4, title="Páros", start=START)
     assert page(client, "bridge_individual", pairs).status_code == 404
+
+
+def test_standings_and_travellers_on_paper(client, event, scored, director, other_director):
+    from tests.pdf_reading import pdf_of
+
+    client.force_login(other_director)  # not published: the pages' own permission
+    assert client.get(reverse("bridge_individual_pdf", args=[event.pk])).status_code == 403
+    individual.publish(scored, director)
+    client.logout()
+    first = individual.IndividualStanding.objects.filter(event=event).order_by("rank").first()
+    text = pdf_of(client.get(reverse("bridge_individual_pdf", args=[event.pk]))).text
+    assert first.player.person.last_name in text and "Meccspont" in text and "%" in text
+    boards = pdf_of(client.get(reverse("bridge_individual_boards_pdf", args=[event.pk]), {"board": 2})).text
+    assert "2. leosztás" in boards and "Ny" in boards and "3. leosztás" not in boards

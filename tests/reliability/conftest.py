@@ -298,6 +298,8 @@ def _build_world():
     for name in (
         "bridge_individual",
         "bridge_individual_boards",
+        "bridge_individual_pdf",
+        "bridge_individual_boards_pdf",
         "bridge_individual_upload",
         "bridge_individual_publish",
     ):

@@ -151,6 +151,8 @@ PAGES = {
     # the event's director and its federation's staff.
     "bridge_individual": {"GET": PUBLIC},
     "bridge_individual_boards": {"GET": PUBLIC},
+    "bridge_individual_pdf": {"GET": PUBLIC},
+    "bridge_individual_boards_pdf": {"GET": PUBLIC},
     "bridge_individual_player": {"GET": PUBLIC},
     "bridge_individual_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_individual_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
