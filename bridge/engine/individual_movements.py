@@ -14,11 +14,12 @@ What is exact and what is approximate:
   2-8 tables today, the tables of a round share the round's set (the boards are duplicated T times, as
   in a barometer). Either way each player plays each board at most once and, over the full movement,
   every board is played T times, so every board has the same top (VSz 24).
-- **Opponents: an approximation.** A whist tournament (every two players also meet as opponents exactly
-  twice) is not constructed here: the circle's partnerships are kept and the two partnerships of a table
-  are chosen by a small deterministic search that spreads the opponents. For 2-8 tables some players
-  never face each other and some face each other four times (`opponent_spread` gives (0, 4)); one table
-  is exact (2, 2).
+- **Opponents: exact for 1-3 tables, an approximation for 4-8.** For 2-8 tables round 1 comes from
+  `_FOUND_BASES`, found once by a search (bench/individual_movements.py) over the cyclic arrangements
+  whose partnerships still cover every pair once: with 1, 2 and 3 tables every two players meet as
+  opponents exactly twice (a whist tournament, `opponent_spread` (2, 2)); with 4-8 tables at least once
+  and at most three times (four times for some pairs at 7 tables). Other sizes keep the plain circle and
+  a greedy table split, where some players never face each other (`opponent_spread` (0, 4)).
 
 Board set numbers are 1..R; set k holds boards (k-1)*boards_per_round + 1 .. k*boards_per_round.
 """
@@ -125,15 +126,68 @@ def _player(x: int, r: int, m: int) -> int:
     return m + 1 if x == INFINITY else (x + r) % m + 1
 
 
+# Round 1 of the usual sizes, (N, S, E, W) per table in circle elements (INFINITY = -1), found once by the
+# search in bench/individual_movements.py and checked by `validate` on every build: each difference mod
+# 4T - 1 appears once between partners (everybody partners everybody once) and about twice between
+# opponents (2 and 3 tables: exactly twice, a whist tournament).
+_FOUND_BASES: dict[int, tuple[int, ...]] = {
+    2: (3, 2, 1, 5, 6, 4, 0, -1),
+    3: (0, 6, 8, -1, 5, 9, 1, 10, 4, 7, 3, 2),
+    4: (13, 4, 1, 9, 11, 8, 10, 6, -1, 3, 12, 2, 7, 5, 0, 14),
+    5: (13, 3, 17, 5, 0, 4, 1, -1, 7, 12, 14, 6, 11, 8, 16, 18, 9, 10, 15, 2),
+    6: (18, 21, 17, 22, 14, -1, 1, 11, 2, 8, 7, 6, 9, 0, 16, 20, 5, 13, 3, 19, 12, 10, 4, 15),
+    7: (10, 3, 12, 7, 6, 8, -1, 0, 4, 13, 20, 5, 16, 2, 21, 18, 1, 17, 14, 22, 26, 9, 19, 25, 23, 24, 11, 15),
+    8: (
+        4,
+        16,
+        5,
+        3,
+        17,
+        7,
+        30,
+        24,
+        12,
+        9,
+        18,
+        2,
+        25,
+        8,
+        20,
+        13,
+        28,
+        6,
+        14,
+        22,
+        27,
+        26,
+        23,
+        19,
+        29,
+        11,
+        0,
+        -1,
+        10,
+        15,
+        1,
+        21,
+    ),
+}
+
+
 @cache
 def _base_round(tables: int) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...] | None]:
     """Round 1's tables as (N, S, E, W) of circle elements, and each table's board-set offset (None: the
     tables share the round's set). Later rounds add the round number to every element but INFINITY.
 
-    The partnerships are the circle's 1-factor {0, INFINITY}, {i, -i}; which two face each other is found
-    by a small deterministic local search that spreads the opponent differences (two players meet as
-    opponents as often as their difference appears between opponents in round 1)."""
+    2-8 tables: the round found by the search (`_FOUND_BASES`). Other sizes: the circle's 1-factor
+    {0, INFINITY}, {i, -i}, with which two partnerships face each other found by a small deterministic
+    local search that spreads the opponent differences (two players meet as opponents as often as their
+    difference appears between opponents in round 1)."""
     m = 4 * tables - 1
+    if tables in _FOUND_BASES:
+        flat = _FOUND_BASES[tables]
+        base = tuple(tuple(flat[4 * t : 4 * t + 4]) for t in range(tables))
+        return base, _offsets(base, m)
     pairs = [(0, INFINITY)] + [(i, m - i) for i in range(1, 2 * tables)]
     order = list(range(len(pairs)))
     rng = random.Random(tables)

@@ -59,10 +59,16 @@ def test_sizes_out_of_range_are_refused():
         individual(2, rounds=8)
 
 
-def test_opponent_spread_of_one_table_is_a_whist():
-    assert opponent_spread(individual(1)) == (2, 2)
-    low, high = opponent_spread(individual(3))
-    assert low <= high <= 4
+@pytest.mark.parametrize("tables", [1, 2, 3])
+def test_small_movements_are_whist_tournaments(tables):
+    # every two players meet as opponents exactly twice
+    assert opponent_spread(individual(tables)) == (2, 2)
+
+
+@pytest.mark.parametrize("tables", range(4, 9))
+def test_usual_movements_let_everybody_face_everybody(tables):
+    low, high = opponent_spread(individual(tables))
+    assert 1 <= low and high <= 4
 
 
 # --- scoring ------------------------------------------------------------------------------------------
