@@ -29,6 +29,7 @@ from bridge.engine.scoring.contract import board_vulnerability, vulnerable_sides
 
 COLUMNS = ("board", "table", "N", "S", "E", "W", "contract", "declarer", "lead", "result", "NS score")
 PBN_PLAYERS = ("PlayerId_North", "PlayerId_South", "PlayerId_East", "PlayerId_West")
+MAX_NUMBER = 9999  # boards, tables and players: far above any event, within the database's small integers
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class IndividualFile:
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdecimal() or not 1 <= int(text) <= 9999:
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_NUMBER:
         raise Problem(gettext_noop("%(what)s %(value)s is not a player number"), what=what, value=text or "-")
     return int(text)
 
@@ -90,7 +91,7 @@ def read_csv(text: str) -> IndividualFile:
             )
         cells = (cells + [""] * len(COLUMNS))[: len(COLUMNS)]
         board_text, table_text, *seats, contract, declarer, lead, result, score = cells
-        if not board_text.isdecimal() or int(board_text) < 1:
+        if not board_text.isdecimal() or not 1 <= int(board_text) <= MAX_NUMBER:
             raise CsvError(
                 line, Problem(gettext_noop("board %(board)s is not a board number"), board=board_text)
             )
@@ -127,7 +128,7 @@ def read_pbn(text: str) -> IndividualFile:
         board_tag, table = game.tags.get("board"), game.tags.get("scoretable")
         if board_tag is None:
             continue
-        if not board_tag.value.isdecimal() or int(board_tag.value) < 1:
+        if not board_tag.value.isdecimal() or not 1 <= int(board_tag.value) <= MAX_NUMBER:
             raise PbnError(board_tag.line, f"unknown board {board_tag.value!r}")
         board = int(board_tag.value)
         if board in seen_boards:
@@ -152,7 +153,7 @@ def read_pbn(text: str) -> IndividualFile:
             players = []
             for column in PBN_PLAYERS:
                 value = _cell(row, column) or ""
-                if not value.isdecimal() or not 1 <= int(value) <= 9999:
+                if not value.isdecimal() or not 1 <= int(value) <= MAX_NUMBER:
                     raise PbnError(
                         row.line, f"board {board}: {column} {value or '-'!r} is not a player number"
                     )
@@ -165,7 +166,9 @@ def read_pbn(text: str) -> IndividualFile:
                 IndividualRow(
                     row.line,
                     board,
-                    int(table_no) if table_no and table_no.isdecimal() else None,
+                    int(table_no)
+                    if table_no and table_no.isdecimal() and int(table_no) <= MAX_NUMBER
+                    else None,
                     *players,
                     contract=result.contract or "",
                     declarer=result.declarer or "",

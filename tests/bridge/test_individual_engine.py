@@ -8,8 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridge.engine.csv_upload import CsvError
 from bridge.engine.individual import Deal, IndividualError, score_individual
 from bridge.engine.individual_movements import individual, opponent_spread, validate
+from bridge.engine.individual_readers import read_csv, read_pbn
+from bridge.engine.pbn.reader import PbnError
 from bridge.engine.scoring.matchpoints import matchpoints, top
 
 D = Decimal
@@ -157,3 +160,28 @@ def test_properties_on_a_whole_movement(tables, pool):
         by_total[p.total].add(p.place)
     assert all(len(places) == 1 for places in by_total.values())
     assert len(result.ranking) == 4 * tables
+
+
+# --- readers ------------------------------------------------------------------------------------------
+
+
+def test_csv_reader_names_the_line_and_reads_both_notations():
+    rows = read_csv("board;table;N;S;E;W;c;d;l;r;s\n1;;1;2;3;4;3SZA;Ny;♠K;9;\n2;3;5;6;7;8;;;;;A+/A-\n").rows
+    assert (rows[0].contract, rows[0].declarer, rows[0].lead, rows[0].score) == ("3NT", "W", "SK", -400)
+    assert (rows[1].table, rows[1].artificial, rows[1].score) == (3, "A+/A-", None)
+    for bad, line in (("1;1;1;2;3;4;4S;N;;10;\n99999;1;1;2;3;4;;;;;50\n", 2), ("1;1;0;2;3;4;;;;;50\n", 1)):
+        with pytest.raises(CsvError) as refused:
+            read_csv(bad)
+        assert refused.value.line == line
+
+
+def test_pbn_reader_takes_the_players_and_checks_the_score():
+    text = (
+        '[Board "1"]\n[ScoreTable "Table;PlayerId_North;PlayerId_South;PlayerId_East;PlayerId_West;'
+        'Contract;Declarer;Result;Score_NS"]\n1 1 2 3 4 4S N 10 420\n2 5 6 7 8 4S N 9 "-50"\n'
+    )
+    rows = read_pbn(text).rows
+    assert [(r.table, r.players, r.score) for r in rows] == [(1, (1, 2, 3, 4), 420), (2, (5, 6, 7, 8), -50)]
+    with pytest.raises(PbnError) as refused:
+        read_pbn(text.replace("10 420", "10 450"))
+    assert refused.value.line == 3
