@@ -185,3 +185,26 @@ def test_pbn_reader_takes_the_players_and_checks_the_score():
     with pytest.raises(PbnError) as refused:
         read_pbn(text.replace("10 420", "10 450"))
     assert refused.value.line == 3
+
+
+@given(st.integers(2, 4), scores_strategy, st.sets(st.integers(0, 200), max_size=6))
+@settings(max_examples=25, deadline=None)
+def test_properties_with_boards_played_fewer_times(tables, pool, dropped):
+    movement = individual(tables, boards_per_round=2, rounds=4)
+    deals = deals_of(movement, lambda b, t: pool[(b * 5 + t) % len(pool)])
+    kept = [d for i, d in enumerate(deals) if i not in dropped]
+    result = score_individual(kept)
+    board_top = top(tables)
+    assert result.top == board_top  # N is still the most results any board has
+    for scored in result.boards.values():
+        for s in scored:
+            # Neuberg (VSz 28) keeps each table's two sides sharing one top, to the VSz 26 hundredth
+            assert abs(s.mp_ns + s.mp_ew - board_top) <= D("0.01")
+    for player, total in result.players.items():
+        sides = result.sides[player]
+        mean = sum(mp * 100 / board_top for _, _, mp in sides) / len(sides)
+        assert abs(total.percentage - mean) <= D("0.005")
+    # ranked on percentages exactly when players played different numbers of boards
+    assert result.by_percentage == (len({t.boards for t in result.players.values()}) > 1)
+    ranked = [p.total for p in result.ranking]
+    assert ranked == sorted(ranked, reverse=True)
