@@ -12,10 +12,20 @@ class BridgeConfig(AppConfig):
         from tournaments.session_starts import register_sealed_check
 
         from . import tasks
-        from .services import BOARDS, HAND_RECORDS, SCOPE, dealing, program_check, ranking_source
+        from .services import (
+            BOARDS,
+            HAND_RECORDS,
+            INDIVIDUAL_SCOPE,
+            SCOPE,
+            dealing,
+            individual_source,
+            program_check,
+            ranking_source,
+        )
 
         # The masterpoint source of pair events, registered in every process (web, worker, commands).
         ranking_source.register()
+        individual_source.register()
         # The programs an announcement may name (VSz 26): those the federation accepted by its test.
         register_accepted_programs(program_check.accepted_names)
 
@@ -24,6 +34,7 @@ class BridgeConfig(AppConfig):
         register_recompute(SCOPE, tasks.recompute_pair_results)
         register_recompute(SCOPE, tasks.recompute_pair_boards, partial=BOARDS)
         register_recompute(SCOPE, tasks.compute_hand_records, partial=HAND_RECORDS)
+        register_recompute(INDIVIDUAL_SCOPE, tasks.recompute_individual_results)
 
         # A session with sealed deals keeps its announced start out of the past (issue #15).
         register_sealed_check(dealing.announced_is_sealed)
@@ -32,6 +43,7 @@ class BridgeConfig(AppConfig):
         from results.page_cache import bump_event_on
 
         bump_event_on("bridge.PairSession")
+        bump_event_on("bridge.IndividualEvent")
 
         # The results index and the event page link pair events to their results page (tournaments knows no
         # game app).
@@ -39,9 +51,12 @@ class BridgeConfig(AppConfig):
         from tournaments.results_pages import register_results_page
 
         from .models import PairSession
+        from .services.individual import published_events
 
         register_results_page(
             [Event.Format.PAIRS],
             "bridge_event",
             lambda: PairSession.objects.filter(published_at__isnull=False).values("event_id"),
         )
+        # Individual events are scored too (issue #20): the announcement form offers the format again.
+        register_results_page([Event.Format.INDIVIDUAL], "bridge_individual", published_events)

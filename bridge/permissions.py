@@ -12,7 +12,7 @@ from django.db.models import Q
 from federation.predicates import is_club_admin, is_event_director, is_federation_staff, is_superuser
 from tournaments.permissions import is_public_event, runs_entries
 
-from .models import Pair, PairSession, Substitution
+from .models import IndividualEvent, Pair, PairSession, Substitution
 
 runs_results = is_superuser | is_event_director | is_federation_staff
 # The organiser (the admin of the organising club, federation staff) announces the tie-break (VSz 26).
@@ -21,10 +21,11 @@ directs_or_organises = runs_results | is_club_admin
 
 @rules.predicate
 def is_published(user, obj):
-    """A published session of a public event; for an event, one whose every session with results is."""
+    """A published session (or individual event's results) of a public event; for an event, one whose every
+    session with results is."""
     if obj is None:
         return False
-    if isinstance(obj, PairSession):
+    if isinstance(obj, PairSession | IndividualEvent):
         return obj.published_at is not None and obj.event.is_public
     if hasattr(obj, "pair_sessions"):
         sessions = [s for s in obj.pair_sessions.all() if s.versions.exists()]

@@ -6,7 +6,7 @@ Tasks call services, never the other way round: a service asks for a recompute w
 
 from celery import shared_task
 
-from .services import compute, dealing, handrecords
+from .services import compute, dealing, handrecords, individual
 
 
 @shared_task
@@ -50,3 +50,14 @@ def compute_due_hand_records():
     """Beat: the hand records of sessions whose start has passed, not waiting for a recompute to ask for
     them; idempotent (deals already analysed are skipped)."""
     return handrecords.compute_due()
+
+
+@shared_task
+def recompute_individual_results(event_id):
+    """Rescore an individual event from its latest version and replace its standings; serialised per
+    event, safe twice."""
+    try:
+        return individual.recompute_event(event_id)
+    except ValueError as error:
+        individual.record_failure(event_id, str(error))
+        return {"event": event_id, "error": str(error)}

@@ -1,6 +1,19 @@
 from django.urls import path
 
-from .views import cards, dealing, decisions, director, pdf, players, program_check, public, rulings, tables
+from .views import (
+    cards,
+    dealing,
+    decisions,
+    director,
+    individual,
+    individual_pdf,
+    pdf,
+    players,
+    program_check,
+    public,
+    rulings,
+    tables,
+)
 
 urlpatterns = [
     path("", public.results_index, name="bridge_results"),
@@ -54,4 +67,11 @@ urlpatterns = [
     path("pairs/<int:pk>/card/", cards.pair_card, name="bridge_pair_card"),
     path("cards/<int:pk>/file/", cards.card_file, name="bridge_card_file"),
     path("deal-statistics/", dealing.any_statistics, name="bridge_deal_statistics"),
+    path("individual/<int:pk>/", individual.standings, name="bridge_individual"),
+    path("individual/<int:pk>/boards/", individual.boards, name="bridge_individual_boards"),
+    path("individual/<int:pk>/results.pdf", individual_pdf.standings_pdf, name="bridge_individual_pdf"),
+    path("individual/<int:pk>/boards.pdf", individual_pdf.boards_pdf, name="bridge_individual_boards_pdf"),
+    path("individual/<int:pk>/players/<int:number>/", individual.player, name="bridge_individual_player"),
+    path("individual/<int:pk>/upload/", individual.upload, name="bridge_individual_upload"),
+    path("individual/<int:pk>/publish/", individual.publish, name="bridge_individual_publish"),
 ]

@@ -197,8 +197,8 @@ class EventForm(forms.ModelForm):
         self.director_choices = [
             director_label(row) for row in director_picks.offered([f.pk for f in feds], timezone.localdate())
         ]
-        # Only the formats something scores (tournaments.results_pages): bridge individual events are not
-        # offered until individual scoring exists; an existing event keeps its own format.
+        # Only the formats something scores (tournaments.results_pages): a format no game registers a
+        # results page for is not offered; an existing event keeps its own format.
         offered = set(scored_formats())
         if self.instance.pk:
             offered.add(self.instance.format)

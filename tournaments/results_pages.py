@@ -6,7 +6,7 @@ the ids of the events that have published results::
 
     register_results_page([Event.Format.PAIRS], "bridge_event", published_pair_events)
 
-A format nobody registers (bridge individual, until it is scored) has no results page: the event page
+A format nobody registers has no results page: the event page
 offers no results link and the results index does not list it.
 """
 

@@ -3,6 +3,14 @@ correction requests, substitutes and withdrawals, sealed computer-dealt sets."""
 
 from .cards import ConventionCard
 from .dealing import DealSet, SessionStart
+from .individual import (
+    IndividualBoardScore,
+    IndividualEvent,
+    IndividualPlayer,
+    IndividualResult,
+    IndividualStanding,
+    IndividualVersion,
+)
 from .programs import AcceptedProgram
 from .psychs import PsychRecord
 from .requests import CorrectionRequest
@@ -23,6 +31,12 @@ __all__ = [
     "DealSet",
     "EventStanding",
     "HandRecord",
+    "IndividualBoardScore",
+    "IndividualEvent",
+    "IndividualPlayer",
+    "IndividualResult",
+    "IndividualStanding",
+    "IndividualVersion",
     "Pair",
     "PairEvent",
     "PairSession",

@@ -23,22 +23,15 @@ from bridge.engine.pbn.usebio_reader import UsebioError, read_usebio
 from results.models import VersionedUpload
 from results.upload_input import read_upload_text
 
-from ..models import Pair, PairSession, ResultVersion, Section, SessionPair
-from . import decisions, versions
+from ..models import IndividualEvent, Pair, PairSession, ResultVersion, Section, SessionPair
+from . import decisions, individual, versions
+from .upload_errors import UploadError, explain
 
 Source = VersionedUpload.Source
 # what `submit` takes: a PBN, USEBIO (XML) or CSV file, the web traveller, a table's confirmed entry
 PBN, USEBIO, CSV, FORM, TABLE = "pbn", "usebio", "csv", "form", "table"
 SOURCE_OF = {PBN: Source.PBN, USEBIO: Source.USEBIO, CSV: Source.CSV, FORM: Source.FORM, TABLE: Source.TABLE}
 _LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
-
-
-class UploadError(Exception):
-    """The upload is refused; `messages` say where and why (nothing was written)."""
-
-    def __init__(self, messages):
-        self.messages = [str(m) for m in messages]
-        super().__init__("; ".join(self.messages))
 
 
 @dataclass(frozen=True)
@@ -67,17 +60,11 @@ class Parsed:
     warnings: list[str] = field(default_factory=list)  # what a lenient read took on trust (by line)
 
 
-def explain(problem: Problem) -> str:
-    """A parser's refusal in the reader's language (nested reasons translated too)."""
-    values = {k: explain(v) if isinstance(v, Problem) else v for k, v in problem.params.items()}
-    return _(problem.template) % values
-
-
 # --- the one way in: pages and API ---------------------------------------------------------------------
 
 
 def submit(
-    session: PairSession,
+    session: PairSession | IndividualEvent,
     kind: str,
     *,
     user,
@@ -99,7 +86,13 @@ def submit(
     Parsed by the engine, checked and written as a new version with the decisions in force (`upload`,
     which takes `answers`: resolutions, reasons, expected_base, dry_run); the recompute is requested for
     after the commit. Refusals: UploadInputError (size, encoding), UploadError (the content), and
-    decisions.DecisionsPending, whose `submission` is what to keep to resume the upload with `submit`."""
+    decisions.DecisionsPending, whose `submission` is what to keep to resume the upload with `submit`.
+    Given an individual event (`IndividualEvent`) instead of a session: its CSV or PBN file with player
+    numbers, as a new version of the event (`services.individual.submit`)."""
+    if isinstance(session, IndividualEvent):
+        return individual.submit(
+            session, kind, user=user, file=file, text=text, file_name=file_name, note=note
+        )
     if kind in (FORM, TABLE):
         submission = {"kind": kind, "board": board, "lines": lines, "note": note}
         parsed = parse_traveller(board, lines)

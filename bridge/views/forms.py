@@ -241,3 +241,12 @@ class ProgramCheckForm(forms.Form):
     accept = forms.BooleanField(
         required=False, label=_("record the program as accepted, with this report (only if it passes)")
     )
+
+
+class IndividualUploadForm(forms.Form):
+    """An individual event's results file: the CSV or PBN with player numbers (engine.individual_readers)."""
+
+    FORMATS = [("csv", _("CSV file")), ("pbn", _("PBN file"))]
+    format = forms.ChoiceField(choices=FORMATS, label=_("file format"))
+    file = forms.FileField(label=_("file"))
+    note = forms.CharField(max_length=500, required=False, label=_("note"))

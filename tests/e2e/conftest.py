@@ -130,7 +130,7 @@ def browser():
 @pytest.fixture
 def public_pages(transactional_db):
     """One URL of every public page type on the demo data, and the ones only the event's staff open."""
-    from bridge.models import PairSession, SessionStanding
+    from bridge.models import IndividualEvent, PairSession, SessionStanding
     from federation.models import Club, Person
     from teams.models import Match
     from teams.models import Round as TeamRound
@@ -146,6 +146,7 @@ def public_pages(transactional_db):
     ulti_event = UltiEvent.objects.order_by("event_id").first().event_id
     ulti_round = UltiRound.objects.order_by("pk").first()
     person = Person.objects.filter(pk=standing.pair.pair.player1_id).first() or Person.objects.first()
+    individual = IndividualEvent.objects.exclude(published_at=None).order_by("pk").first().event_id
     public = {
         "calendar": reverse("calendar"),
         "event": reverse("event_detail", args=[session.event_id]),
@@ -163,10 +164,14 @@ def public_pages(transactional_db):
         "rankings list": reverse("rankings"),
         "person": reverse("person_detail", args=[person.pk]),
         "club": reverse("club_detail", args=[Club.objects.order_by("pk").first().pk]),
+        "individual standings": reverse("bridge_individual", args=[individual]),
+        "individual travellers": reverse("bridge_individual_boards", args=[individual]),
+        "individual player": reverse("bridge_individual_player", args=[individual, 1]),
     }
     staff = {
         "traveller": reverse("bridge_traveller", args=[session.pk, 1]),
         "bridge versions": reverse("bridge_versions", args=[session.pk]),
         "ulti versions": reverse("ulti_versions", args=[ulti_event]),
+        "individual upload": reverse("bridge_individual_upload", args=[individual]),
     }
     return public, staff

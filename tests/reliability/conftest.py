@@ -307,6 +307,20 @@ def _build_world():
     # A pair seated in that session (ids are not 1 on PostgreSQL once earlier tests used the sequence).
     seated = SessionPair.objects.filter(section__session=session).order_by("pk").first()
     kwargs["bridge_score_card"] = kwargs["bridge_score_card_pdf"] = {"pk": session.pk, "pair": seated.pk}
+    # Bridge individual events (issue #20): the demo individual, published, run by the demo director.
+    individual_event = Event.objects.filter(
+        format=Event.Format.INDIVIDUAL, bridge_individual__isnull=False
+    ).first()
+    for name in (
+        "bridge_individual",
+        "bridge_individual_boards",
+        "bridge_individual_pdf",
+        "bridge_individual_boards_pdf",
+        "bridge_individual_upload",
+        "bridge_individual_publish",
+    ):
+        kwargs[name] = {"pk": individual_event.pk}
+    kwargs["bridge_individual_player"] = {"pk": individual_event.pk, "number": 1}
     # Event pages of the tournaments app: the appeals demo event (a pair event of club 1 run by the director).
     for name in (
         "event_detail",

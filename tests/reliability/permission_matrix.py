@@ -149,6 +149,15 @@ PAGES = {
     "bridge_hand_records_pdf": {"GET": PUBLIC},
     "bridge_frequencies_pdf": {"GET": PUBLIC},
     "bridge_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
+    # Bridge individual events (issue #20): published results for everybody, upload and publication for
+    # the event's director and its federation's staff.
+    "bridge_individual": {"GET": PUBLIC},
+    "bridge_individual_boards": {"GET": PUBLIC},
+    "bridge_individual_pdf": {"GET": PUBLIC},
+    "bridge_individual_boards_pdf": {"GET": PUBLIC},
+    "bridge_individual_player": {"GET": PUBLIC},
+    "bridge_individual_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_individual_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
     "bridge_roster": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_start_session": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_score_card": {"GET": PUBLIC},

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from bridge.models import PairSession
+from bridge.models import IndividualEvent, PairSession
 from federation.models import Role
 from teams.models import Round as TeamRound
 from tournaments.forms import EventForm
@@ -21,6 +21,11 @@ pytestmark = pytest.mark.django_db
 
 def published_pairs(event):
     PairSession.objects.create(event=event, number=1, published_at=timezone.now())
+    return event
+
+
+def published_individual(event):
+    IndividualEvent.objects.create(event=event, published_at=timezone.now())
     return event
 
 
@@ -44,6 +49,9 @@ def results(make_event, mausz, ulti_club, today):
     ulti = dict(federation=mausz, club=ulti_club, event_class=Event.EventClass.RATING, start_date=past)
     return {
         "pairs": published_pairs(make_event(title="Páros eredmény", start_date=past)),
+        "individual": published_individual(
+            make_event(title="Egyéni eredmény", format=Event.Format.INDIVIDUAL, start_date=past)
+        ),
         "teams": published_teams(
             make_event(title="Csapat eredmény", format=Event.Format.TEAMS, start_date=past)
         ),
@@ -68,6 +76,7 @@ def test_index_lists_every_format_with_its_own_results_page(client, results):
     rows = index_rows(client)
     assert rows == {
         "pairs": reverse("bridge_event", args=[results["pairs"].pk]),
+        "individual": reverse("bridge_individual", args=[results["individual"].pk]),
         "teams": reverse("teams_event", args=[results["teams"].pk]),
         "ulti_individual": reverse("ulti_event", args=[results["ulti_individual"].pk]),
         "ulti_team": reverse("ulti_event", args=[results["ulti_team"].pk]),
@@ -77,14 +86,15 @@ def test_index_lists_every_format_with_its_own_results_page(client, results):
 
 def test_index_filters_by_year_federation_club_and_format(client, results, bridge_club, ulti_club, today):
     assert set(index_rows(client, federation="mausz")) == {"ulti_individual", "ulti_team", "sport_ulti"}
-    assert set(index_rows(client, club=bridge_club.pk)) == {"pairs", "teams"}
+    assert set(index_rows(client, club=bridge_club.pk)) == {"pairs", "individual", "teams"}
     assert set(index_rows(client, club=ulti_club.pk, event_format="sport_ulti")) == {"sport_ulti"}
     year = results["pairs"].start_date.year
-    assert len(index_rows(client, year=year)) == 5
+    assert len(index_rows(client, year=year)) == 6
     assert index_rows(client, year=year - 3) == {}
+    assert set(index_rows(client, event_format="individual")) == {"individual"}
     # A format nothing scores is no choice; a bad value is a 400 naming the field, not a 500.
-    refused = client.get(reverse("results"), {"event_format": "individual"})
-    assert refused.status_code == 400 and "individual" not in index_rows(client)
+    refused = client.get(reverse("results"), {"event_format": "bridge_solitaire"})
+    assert refused.status_code == 400
 
 
 def test_index_hides_unpublished_and_non_public_events(client, make_event, results, today, club_admin):
@@ -125,14 +135,16 @@ def test_event_page_links_each_format_to_its_own_results_page(client, results, m
         assert reverse(url_name, args=[event.pk]) in html
     individual = make_event(title="Egyéni", format=Event.Format.INDIVIDUAL)
     html = client.get(reverse("event_detail", args=[individual.pk])).content.decode()
+    # individual events are scored (issue #20): their own results page, never a pairs, teams or ulti one
+    assert reverse("bridge_individual", args=[individual.pk]) in html
     for url_name in ("bridge_event", "teams_event", "ulti_event"):
         assert reverse(url_name, args=[individual.pk]) not in html
     assert reverse("event_ics", args=[individual.pk]) in html
 
 
-def test_announcement_form_offers_no_individual_format_for_new_events(club_admin, make_event):
+def test_announcement_form_offers_the_individual_format_now_it_is_scored(club_admin, make_event):
     new = EventForm(user=club_admin)
-    assert "individual" not in dict(new.fields["format"].choices)
+    assert "individual" in dict(new.fields["format"].choices)
     assert "pairs" in dict(new.fields["format"].choices)
     existing = make_event(format=Event.Format.INDIVIDUAL, status=Event.Status.DRAFT)
     assert "individual" in dict(EventForm(user=club_admin, instance=existing).fields["format"].choices)

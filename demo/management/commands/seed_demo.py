@@ -7,6 +7,7 @@ DEMO_MODULES = [
     "demo.federation",
     "demo.tournaments",
     "demo.bridge",
+    "demo.bridge_individual",
     "demo.teams",
     "demo.ulti",
     "demo.rankings",

@@ -1,0 +1,89 @@
+"""Demo data of a bridge individual event: a finished club individual with results, so the results index
+shows the format.
+
+Idempotent (the event is looked up by its title) and deterministic for a given day: 12 MBSz members at
+three tables, the full individual movement (11 rounds of 2 boards: everybody partners everybody once),
+results uploaded as a CSV version by the demo director through the one upload seam, standings computed
+and published.
+"""
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from bridge.engine.individual_movements import individual as individual_movement
+from bridge.services import individual, uploads
+from demo import individual_sample as sample
+from federation.models import Club, Federation, Membership, Role
+from tournaments.models import Entry, EntryMember, Event, Session
+
+TITLE = "Őszi egyéni verseny (bemutató)"
+TABLES = 3
+
+
+def seed(out=None):
+    mbsz = Federation.objects.filter(code="mbsz").first()
+    if mbsz is None or Event.objects.filter(federation=mbsz, title=TITLE).exists():
+        if out:
+            out.write("bridge: demo individual event already there")
+        return
+    users = get_user_model().objects
+    director = users.filter(username="vezeto@demo.hu").first() or users.filter(is_superuser=True).first()
+    if director is None:
+        return
+    with transaction.atomic():
+        event = _event(mbsz, director)
+        movement = individual_movement(TABLES, boards_per_round=2)
+        setup = individual.setup_for(event)
+        setup.tables, setup.boards_per_round = TABLES, 2
+        setup.save(update_fields=["tables", "boards_per_round"])
+        rows = sample.play(movement, random.Random(20261129))
+        uploads.submit(
+            setup,
+            "csv",
+            user=director,
+            text=sample.csv_text(rows),
+            file_name="oszi-egyeni.csv",
+            note="Eredmények a pontozóprogramból",
+        )
+        individual.recompute_event(event.pk)
+        individual.publish(setup, director)
+    if out:
+        out.write(f"bridge: {TITLE} with {4 * TABLES} players, {len(movement.boards)} boards, published")
+
+
+def _event(mbsz, director):
+    day = timezone.localdate() - datetime.timedelta(days=11)
+    start = timezone.make_aware(datetime.datetime.combine(day, datetime.time(18, 0)))
+    club = Club.objects.filter(short_name="BBE").first()
+    event = Event.objects.create(
+        federation=mbsz,
+        club=club,
+        title=TITLE,
+        format=Event.Format.INDIVIDUAL,
+        event_class=Event.EventClass.CLUB,
+        start_date=day,
+        status=Event.Status.APPROVED,
+        published_at=start - datetime.timedelta(days=30),
+        movement="Egyéni, 3 asztal, 11 forduló",
+        boards=22,
+        venue=club.name if club else "",
+        director_name="Hajdu Gábor",
+        masterpoint_multiplier="1.00",
+    )
+    Session.objects.create(event=event, name="", starts_at=start)
+    Role.objects.get_or_create(user=director, kind=Role.DIRECTOR, event=event)
+    members = (
+        Membership.objects.filter(federation=mbsz, is_active=True, person__suspensions__isnull=True)
+        .select_related("person")
+        .order_by("-member_number")
+    )
+    for person in [m.person for m in members][: 4 * TABLES]:
+        entry = Entry.objects.create(
+            event=event, status=Entry.Status.ACTIVE, entered_at=start - datetime.timedelta(days=4)
+        )
+        EntryMember.objects.create(entry=entry, person=person, position=1, confirmed_at=entry.entered_at)
+    return event
