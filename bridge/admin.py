@@ -92,7 +92,17 @@ class TableCodeAdmin(ReadOnlyAdmin):
 class TableEntryAdmin(ReadOnlyAdmin):
     """Append-only: what a table's phone sent, as sent (a correction is a new entry or a version)."""
 
-    list_display = ("created_at", "code", "kind", "round", "board", "contract", "declarer", "score", "version")
+    list_display = (
+        "created_at",
+        "code",
+        "kind",
+        "round",
+        "board",
+        "contract",
+        "declarer",
+        "score",
+        "version",
+    )
     list_filter = ("kind",)
     search_fields = ("code__code",)
 

@@ -58,7 +58,7 @@ def phone(browser):
 @pytest.fixture
 def played(transactional_db, make_user, mausz, ulti_club, make_person):
     from federation.models import Role
-    from tests.ulti.tables.conftest import make_event
+    from tests.ulti.ulti_tables.conftest import make_event
     from ulti.services import draw, setup
 
     event = make_event(mausz, ulti_club, make_person, title="Telefonos ulti kupa")
