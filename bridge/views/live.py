@@ -72,7 +72,8 @@ def standings_context(request, session) -> dict:
 def frequencies_context(request, session, board) -> dict:
     facts = _live_facts(request, session, "boards", board or "")
     sheets = pages.frequency_sheets(session, board)
-    shown = live.visible_boards(session)
+    # The director sees every board; the public only those every table has played.
+    shown = None if request.user.has_perm(MANAGE, session) else live.visible_boards(session)
     hidden = 0
     if shown is not None:
         hidden = sum(1 for s in sheets if s.board not in shown)
@@ -108,7 +109,7 @@ def _polled(request, pk, kind, fragment, *parts):
     if tag is not None and tag in request.headers.get("If-None-Match", ""):
         response = render_not_modified(tag)
     else:
-        response = fragment(request, pk)
+        response = fragment(request, pk=pk)
         # A copy served while another request renders the new one may be older than the tag: no tag then,
         # so the next poll asks again.
         if tag is not None and response.status_code == 200 and response.get(HEADER) != "stale":
