@@ -44,13 +44,15 @@ def _mine(request, session):
 
 def _live_facts(request, session, kind: str, *parts) -> dict:
     """What the status line and the polling script need (the ETag read before the rows it stands for)."""
+    is_live = live.is_live(session)
     return {
-        "live": live.is_live(session),
+        "live": is_live,
         "deadline": corrections.correction_deadline(session),
         "window_open": corrections.window_open(session),
         "can_cards": request.user.has_perm(VIEW, session),
         "live_url": reverse(f"bridge_live_{kind}", args=[session.pk]),
-        "live_etag": live.etag(session.pk, kind, *parts),
+        # Only a live page polls (a published one is not asked for again: no tag to carry).
+        "live_etag": live.etag(session.pk, kind, *parts) if is_live else "",
         "live_seconds": getattr(settings, "BRIDGE_LIVE_POLL_SECONDS", POLL_SECONDS),
     }
 

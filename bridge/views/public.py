@@ -16,7 +16,7 @@ from ..permissions import plays_in_event
 from ..services import cards, corrections, dealing, decisions, exports, pages, versions
 from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
 from .dealing import refuse_if_sealed
-from .live import frequencies_context, live_session_or_deny, standings_context
+from .live import LIVE, frequencies_context, live_session_or_deny, standings_context
 
 
 def results_index(request):
@@ -39,7 +39,8 @@ def event_page(request, pk):
     if not (event.is_public or can_manage):  # common.visible, reusing can_manage
         raise Http404
     sessions = list(PairSession.objects.filter(event=event).select_related("announced").order_by("number"))
-    visible = [s for s in sessions if can_manage or request.user.has_perm(VIEW, s)]
+    # A live session (issue #18) is linked too: its standings are public, marked provisional.
+    visible = [s for s in sessions if can_manage or request.user.has_perm(LIVE, s)]
     show_totals = request.user.has_perm(VIEW, event) or can_manage
     fields = pages.event_standings_by_field(event) if show_totals else []
     earned = earned_masterpoints.masterpoints_of(event) if fields else {}

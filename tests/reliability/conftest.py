@@ -275,7 +275,12 @@ def _build_world():
 
     kwargs["bridge_table_codes"] = kwargs["bridge_control_room"] = {"pk": session.pk}
     kwargs["bridge_round_clock"] = {"pk": session.pk}
-    for name in ("bridge_next_round", "bridge_table_correction", "bridge_live_standings", "bridge_live_boards"):
+    for name in (
+        "bridge_next_round",
+        "bridge_table_correction",
+        "bridge_live_standings",
+        "bridge_live_boards",
+    ):
         kwargs[name] = {"pk": session.pk}
     kwargs["bridge_table"] = {"code": table_entry.create_codes(session, users["director"])[0].code}
     # The player's pair's convention card (VSz 15), uploaded as a PDF: its page and its file.

@@ -71,6 +71,8 @@ def test_a_session_with_table_codes_is_public_and_live_before_it_is_published(cl
     ):
         assert anonymous.get(reverse(name, args=args)).status_code in (302, 404), name
     assert reverse("bridge_hand_records", args=[session.pk]) not in text
+    event_page = anonymous.get(reverse("bridge_event", args=[session.event_id])).content.decode()
+    assert reverse("bridge_session", args=[session.pk]) in event_page  # the live session is linked
 
 
 def test_without_table_codes_an_unpublished_session_stays_hidden(clients, session):
