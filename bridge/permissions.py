@@ -12,7 +12,7 @@ from django.db.models import Q
 from federation.predicates import is_club_admin, is_event_director, is_federation_staff, is_superuser
 from tournaments.permissions import is_public_event, runs_entries
 
-from .models import IndividualEvent, Pair, PairSession, Substitution
+from .models import IndividualEvent, Pair, PairSession, Substitution, TableCode
 
 runs_results = is_superuser | is_event_director | is_federation_staff
 # The organiser (the admin of the organising club, federation staff) announces the tie-break (VSz 26).
@@ -34,6 +34,15 @@ def is_published(user, obj):
 
 
 @rules.predicate
+def is_live(user, obj):
+    """A session of a public event whose tables enter results on their phones, not yet published: its
+    standings and completed boards' frequencies are public, marked live and provisional (issue #18)."""
+    if not isinstance(obj, PairSession) or obj.published_at is not None or not obj.event.is_public:
+        return False
+    return TableCode.objects.filter(session_id=obj.pk).exists()
+
+
+@rules.predicate
 def plays_in_pair(user, seat):
     """The user is a player of the pair, or substituted in it in that session. No object: logged in."""
     if not user.is_authenticated:
@@ -51,6 +60,8 @@ def plays_in_pair(user, seat):
 
 rules.add_perm("bridge.manage_results", runs_results)
 rules.add_perm("bridge.view_results", is_published | runs_results)
+# The live standings and frequency sheets only (not the score cards, hand records or exports).
+rules.add_perm("bridge.view_live_results", is_published | is_live | runs_results)
 rules.add_perm("bridge.request_correction", plays_in_pair)
 # An event's scoring settings (tournaments.Event): read by whoever may read the event, the tie-break set
 # by its director or organiser.

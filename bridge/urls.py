@@ -7,6 +7,7 @@ from .views import (
     director,
     individual,
     individual_pdf,
+    live,
     pdf,
     players,
     program_check,
@@ -23,6 +24,8 @@ urlpatterns = [
     path("events/<int:pk>/corrections/", director.corrections_queue, name="bridge_corrections"),
     path("sessions/<int:pk>/", public.session_page, name="bridge_session"),
     path("sessions/<int:pk>/boards/", public.frequencies, name="bridge_frequencies"),
+    path("sessions/<int:pk>/live/standings/", live.standings_fragment, name="bridge_live_standings"),
+    path("sessions/<int:pk>/live/boards/", live.frequencies_fragment, name="bridge_live_boards"),
     path("sessions/<int:pk>/pairs/<int:pair>/", public.score_card, name="bridge_score_card"),
     path("sessions/<int:pk>/hands/", public.hand_records, name="bridge_hand_records"),
     path("sessions/<int:pk>/results.pdf", pdf.standings_pdf, name="bridge_session_pdf"),
@@ -50,6 +53,10 @@ urlpatterns = [
     path("sessions/<int:pk>/tables/", tables.table_codes, name="bridge_table_codes"),
     path("sessions/<int:pk>/control-room/", tables.control_room, name="bridge_control_room"),
     path("sessions/<int:pk>/control-room/clock/", tables.start_round_clock, name="bridge_round_clock"),
+    path("sessions/<int:pk>/control-room/next-round/", tables.next_round, name="bridge_next_round"),
+    path(
+        "sessions/<int:pk>/control-room/correct/", tables.director_correction, name="bridge_table_correction"
+    ),
     path("table/", tables.table_start, name="bridge_table_start"),
     path("table/<str:code>/", tables.table_page, name="bridge_table"),
     path("sessions/<int:pk>/roster/", director.roster_page, name="bridge_roster"),

@@ -110,6 +110,11 @@ def _generations(scopes) -> list[str]:
     return generations
 
 
+def generation(scope: str) -> str:
+    """The scope's current generation: it changes with every bump (a cheap validator for an ETag)."""
+    return _generations([scope])[0]
+
+
 def _query_part(request, params) -> str | None:
     """The allowed query parameters in a fixed order; None when the request has any other one."""
     if not request.GET:

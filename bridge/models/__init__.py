@@ -17,7 +17,7 @@ from .requests import CorrectionRequest
 from .roster import Exclusion, Substitution, Withdrawal
 from .setup import Pair, PairEvent, PairSession, Section, SessionPair
 from .standings import BoardScore, EventStanding, HandRecord, ScoredBoard, SessionStanding
-from .tables import RoundClock, TableCode, TableEntry
+from .tables import RoundCall, RoundClock, TableCode, TableEntry
 from .uploads import BoardResult, ResultPenalty, ResultVersion, VersionDecision
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "PsychRecord",
     "ResultPenalty",
     "ResultVersion",
+    "RoundCall",
     "RoundClock",
     "Section",
     "SessionPair",

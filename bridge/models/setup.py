@@ -46,6 +46,19 @@ class PairEvent(models.Model):
         help_text=_("Only a method announced before the event may separate equal totals (VSz 26)."),
     )
 
+    class PhoneFrequencies(models.TextChoices):
+        ALL_TABLES = "all", _("once the board has been played at every table")
+        AFTER_ROUND = "round", _("as soon as the table has finished the round")
+        NEVER = "never", _("not at the table")
+
+    # Issue #18: when a table's phone shows the frequency of a board it has played.
+    phone_frequencies = models.CharField(
+        _("frequencies on the table's phone"),
+        max_length=6,
+        choices=PhoneFrequencies.choices,
+        default=PhoneFrequencies.ALL_TABLES,
+    )
+
     class Meta:
         verbose_name = _("pair event")
         verbose_name_plural = _("pair events")

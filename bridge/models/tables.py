@@ -59,6 +59,9 @@ class TableEntry(AppendOnly):
         RESULT = "result", _("result entered")
         CONFIRM = "confirm", _("confirmed")
         DISPUTE = "dispute", _("disputed")
+        # The director's own correction (VSz 12, countersigned by him): the board's result and its answer at
+        # once, written as a correction version.
+        CORRECTION = "director", _("corrected by the director")
 
     code = models.ForeignKey(TableCode, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(_("entry"), max_length=8, choices=Kind.choices)
@@ -124,3 +127,29 @@ class RoundClock(models.Model):
 
     def __str__(self):
         return f"{self.session} round {self.round}: {self.started_at:%H:%M} +{self.minutes}'"
+
+
+class RoundCall(AppendOnly):
+    """The director called a round (\"next round\", VSz 31) with its announcement: every table's phone
+    moves on to it (or later), whatever boards of earlier rounds are still open (the director settles those).
+
+    Rows are only added; the highest round called is the session's."""
+
+    session = models.ForeignKey(
+        "bridge.PairSession",
+        on_delete=models.CASCADE,
+        related_name="round_calls",
+        verbose_name=pgettext_lazy("bridge", "session"),
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    announcement = models.CharField(_("announcement"), max_length=300, blank=True)
+    called_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    called_at = models.DateTimeField(_("called at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "-round", "-pk"]
+        verbose_name = _("round call")
+        verbose_name_plural = _("round calls")
+
+    def __str__(self):
+        return f"{self.session} round {self.round}"

@@ -166,7 +166,8 @@ def _seat(section: Section, group: list[Pair], plan) -> None:
 
 
 def publish(session: PairSession, user) -> PairSession:
-    """Publish the session's results (frequency sheets): the VSz 12 correction window starts now."""
+    """Publish the session's results (frequency sheets): the VSz 12 correction window starts now. The
+    director's action is `live.publish`, which also mails the players (issue #18)."""
     with transaction.atomic():
         session = PairSession.objects.select_for_update().get(pk=session.pk)
         if session.published_at is not None:

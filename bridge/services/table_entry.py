@@ -18,6 +18,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,7 +26,7 @@ from bridge.engine import round_clock
 from bridge.engine.csv_upload import Problem, result_of
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 
-from ..models import PairSession, RoundClock, SessionPair, TableCode, TableEntry
+from ..models import PairSession, RoundCall, RoundClock, SessionPair, TableCode, TableEntry
 from ..models.tables import CODE_ALPHABET, CODE_LENGTH
 from . import decisions, uploads, versions
 
@@ -123,6 +124,8 @@ class BoardState:
     def status(self) -> str:
         """open, entered, confirmed, disputed, pending (confirmed, waiting for the director), or filed (the
         director has the table's result: a file, the traveller; a dispute he settled there, too)."""
+        if self.answer is not None and self.answer.kind == Kind.CORRECTION:
+            return "corrected"
         if self.answer is not None and self.answer.kind == Kind.CONFIRM:
             return "pending" if self.answer.version_id is None else "confirmed"
         if self.in_version:
@@ -133,7 +136,7 @@ class BoardState:
 
     @property
     def done(self) -> bool:
-        return self.status in ("confirmed", "pending", "filed")
+        return self.status in ("confirmed", "pending", "filed", "corrected")
 
     @property
     def latest(self) -> TableEntry | None:
@@ -199,6 +202,8 @@ def table_rounds(code: TableCode, latest_rows=None) -> list[TableRound]:
                     continue
                 if entry.kind == Kind.RESULT:
                     state.result, state.answer = entry, None
+                elif entry.kind == Kind.CORRECTION:
+                    state.result = state.answer = entry
                 elif state.result is not None and entry.based_on_id == state.result.pk:
                     state.answer = entry
             table_round.boards.append(state)
@@ -206,9 +211,22 @@ def table_rounds(code: TableCode, latest_rows=None) -> list[TableRound]:
     return out
 
 
-def current_round(code: TableCode, latest_rows=None) -> TableRound | None:
-    """The table's first round with a board still open; None when the table has finished (or has none)."""
-    return next((r for r in table_rounds(code, latest_rows) if not r.done), None)
+def called_round(session: PairSession) -> int:
+    """The highest round the director called ("next round"); 0: none called."""
+    return RoundCall.objects.filter(session=session).aggregate(called=Max("round"))["called"] or 0
+
+
+def current_of(rounds: list[TableRound], called: int) -> TableRound | None:
+    """The first round with a board still open, not before the round the director called (the boards a
+    late table left open stay for the director); None when the table has finished."""
+    return next((r for r in rounds if not r.done and r.round >= called), None)
+
+
+def current_round(code: TableCode, latest_rows=None, called: int | None = None) -> TableRound | None:
+    """The table's current round (`current_of`); None when the table has finished (or has none)."""
+    if called is None:
+        called = called_round(code.session)
+    return current_of(table_rounds(code, latest_rows), called)
 
 
 # --- entries --------------------------------------------------------------------------------------------
@@ -251,7 +269,7 @@ def send(
     key = str(key or "")
     if not _KEY.match(key):
         raise EntryRefused(_("The entry has no valid idempotency key."))
-    if kind not in Kind.values:
+    if kind not in (Kind.RESULT, Kind.CONFIRM, Kind.DISPUTE):  # the director's correction is not the phone's
         raise EntryRefused(_("Unknown kind of entry."))
     with transaction.atomic():
         code = (
@@ -386,14 +404,16 @@ def control_room(session: PairSession) -> tuple[list[TableProgress], list[tuple[
     """Every coded table's progress, and the boards waiting for the director (disputed, or confirmed but
     not applied)."""
     rows = versions.rows_of(versions.latest_version(session))
+    called = called_round(session)
     tables, waiting = [], []
     for code in codes_of(session):
         code.session = session
         rounds = table_rounds(code, rows)
-        tables.append(TableProgress(code, next((r for r in rounds if not r.done), None), rounds))
+        tables.append(TableProgress(code, current_of(rounds, called), rounds))
         for r in rounds:
             for b in r.boards:
-                if b.status in ("disputed", "pending"):
+                # Disputed, confirmed but not applied, or left open when the director called a later round.
+                if b.status in ("disputed", "pending") or (r.round < called and not b.done):
                     waiting.append((r, b))
     return tables, waiting
 

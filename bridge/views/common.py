@@ -6,6 +6,7 @@ who may not manage it (404); the rest is `federation.access`'s one rule (login f
 """
 
 from federation.access import object_or_deny
+from results.page_cache import by_event
 from tournaments.models import Event
 
 from ..models import PairSession
@@ -18,6 +19,12 @@ def visible(user, obj) -> bool:
     """Anybody may know a session or event of a public event exists; a draft only who may manage it."""
     event = obj if isinstance(obj, Event) else obj.event
     return event.is_public or user.has_perm(MANAGE, obj)
+
+
+def by_session(request, pk, **kwargs):
+    """The page cache's scopes of a session's public page: its event's."""
+    event_id = PairSession.objects.filter(pk=pk).values_list("event_id", flat=True).first()
+    return None if event_id is None else by_event(request, event_id)
 
 
 def session_or_deny(request, pk, perm=VIEW) -> PairSession:

@@ -25,6 +25,7 @@ from ..services import (
     adjustments,
     corrections,
     decisions,
+    live,
     notation,
     pages,
     roster,
@@ -196,14 +197,13 @@ def traveller(request, pk, board):
 @require_POST
 def publish(request, pk):
     session = session_or_deny(request, pk, MANAGE)
-    already = session.published_at is not None
     try:
-        session = setup.publish(session, request.user)
+        session, now = live.publish(session, request.user)
     except setup.SetupError as error:
         messages.error(request, str(error))
     else:
         messages.success(request, _("Results published."))
-        warning = "" if already else corrections.publish_warning(session, session.published_at)
+        warning = corrections.publish_warning(session, session.published_at) if now else ""
         if warning:
             messages.warning(request, warning)
     return redirect("bridge_session", session.pk)

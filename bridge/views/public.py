@@ -1,7 +1,7 @@
 """Published results: the index, event and session standings, frequency sheets, score cards, hand records
 and the PBN / USEBIO exports. Pages read stored rows only."""
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
@@ -14,8 +14,9 @@ from tournaments.models import Event, public_events_q
 from ..models import BoardResult, PairSession, SessionPair
 from ..permissions import plays_in_event
 from ..services import cards, corrections, dealing, decisions, exports, pages, versions
-from .common import MANAGE, VIEW, session_context, session_or_deny
+from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
 from .dealing import refuse_if_sealed
+from .live import LIVE, frequencies_context, live_session_or_deny, standings_context
 
 
 def results_index(request):
@@ -29,11 +30,6 @@ def results_index(request):
     return render(request, "bridge/results_index.html", {"events": events})
 
 
-def by_session(request, pk, **kwargs):
-    event_id = PairSession.objects.filter(pk=pk).values_list("event_id", flat=True).first()
-    return None if event_id is None else by_event(request, event_id)
-
-
 @cache_public_page(by_event)
 def event_page(request, pk):
     event = get_object_or_404(
@@ -43,7 +39,8 @@ def event_page(request, pk):
     if not (event.is_public or can_manage):  # common.visible, reusing can_manage
         raise Http404
     sessions = list(PairSession.objects.filter(event=event).select_related("announced").order_by("number"))
-    visible = [s for s in sessions if can_manage or request.user.has_perm(VIEW, s)]
+    # A live session (issue #18) is linked too: its standings are public, marked provisional.
+    visible = [s for s in sessions if can_manage or request.user.has_perm(LIVE, s)]
     show_totals = request.user.has_perm(VIEW, event) or can_manage
     fields = pages.event_standings_by_field(event) if show_totals else []
     earned = earned_masterpoints.masterpoints_of(event) if fields else {}
@@ -74,35 +71,22 @@ def event_page(request, pk):
 
 @cache_public_page(by_session)
 def session_page(request, pk):
-    session = session_or_deny(request, pk)
-    person = getattr(request.user, "person", None) if request.user.is_authenticated else None
-    mine = None
-    if person is not None:
-        mine = (
-            SessionPair.objects.filter(section__session=session)
-            .filter(Q(pair__player1=person) | Q(pair__player2=person))
-            .first()
-        )
+    session = live_session_or_deny(request, pk)
     latest = versions.latest_version(session)
+    manage = request.user.has_perm(MANAGE, session)
     return render(
         request,
         "bridge/session.html",
         session_context(
             request,
             session,
-            fields=pages.standings_by_field(session),
-            several_sections=session.sections.count() > 1,
-            deadline=corrections.correction_deadline(session),
-            window_open=corrections.window_open(session),
-            mine=mine,
+            **standings_context(request, session),
             version=latest,
-            in_force=decisions.summary(latest) if latest and request.user.has_perm(MANAGE, session) else [],
-            # VSz 15 / 32 g: the director sees which pairs' cards are missing or incomplete; players of the
-            # event (and the director) reach each pair's card from the list.
-            card_flags=cards.session_flags(session) if request.user.has_perm(MANAGE, session) else [],
-            card_pairs=cards.session_pairs(session) if mine or request.user.has_perm(MANAGE, session) else [],
+            in_force=decisions.summary(latest) if latest and manage else [],
+            # VSz 15 / 32 g: the director sees which pairs' cards are missing or incomplete.
+            card_flags=cards.session_flags(session) if manage else [],
             publish_warning=corrections.publish_warning(session)
-            if latest and session.published_at is None and request.user.has_perm(MANAGE, session)
+            if latest and session.published_at is None and manage
             else "",
         ),
     )
@@ -110,13 +94,12 @@ def session_page(request, pk):
 
 @cache_public_page(by_session, params=("board",))
 def frequencies(request, pk):
-    session = session_or_deny(request, pk)
+    session = live_session_or_deny(request, pk)
     board = query_int(request.GET, "board", *column_range(BoardResult._meta.get_field("board")))
-    sheets = pages.frequency_sheets(session, board)
     return render(
         request,
         "bridge/frequencies.html",
-        session_context(request, session, sheets=sheets, several_sections=session.sections.count() > 1),
+        session_context(request, session, **frequencies_context(request, session, board)),
     )
 
 

@@ -17,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from config.query import query_int
 from federation.client_ip import client_ip
 from federation.services.throttle import blocked, throttled
 
 from ..engine import round_clock
 from ..models import TableEntry
-from ..services import notation, table_entry
+from ..services import live, notation, table_director, table_entry
 from .common import MANAGE, session_context, session_or_deny
 
 
@@ -64,6 +65,13 @@ def control_room(request, pk):
             clock=clock,
             late_count=sum(1 for t in tables if t.late),
             next_round=table_entry.playing_round(session, tables),
+            call_round=min(table_director.next_round_number(session, tables), table_entry.rounds_of(session)),
+            can_call=table_director.next_round_number(session, tables) <= table_entry.rounds_of(session),
+            default_announcement=table_director.default_announcement(
+                table_director.next_round_number(session, tables)
+            ),
+            last_call=table_director.latest_call(session),
+            codes=[t.code for t in tables],
             rounds=table_entry.rounds_of(session),
             boards_per_round=boards,
             guideline=round_clock.time_limit(boards) if boards else None,
@@ -93,6 +101,76 @@ def start_round_clock(request, pk):
             request,
             _("The clock of round %(round)s started: %(minutes)s minutes.")
             % {"round": clock.round, "minutes": clock.minutes},
+        )
+    return redirect("bridge_control_room", session.pk)
+
+
+@require_POST
+def next_round(request, pk):
+    """ "Next round" (VSz 31): every table's phone moves on to it, with the director's announcement, and
+    the round's clock starts."""
+    session = session_or_deny(request, pk, MANAGE)
+    try:
+        call = table_director.call_next_round(
+            session,
+            request.user,
+            announcement=request.POST.get("announcement", ""),
+            screens_or_beginners=bool(request.POST.get("screens")),
+            minutes=request.POST.get("minutes") or None,
+        )
+    except table_entry.EntryRefused as refused:
+        for text in refused.messages:
+            messages.error(request, text)
+    else:
+        messages.success(
+            request, _("Round %(round)s called: %(text)s") % {"round": call.round, "text": call.announcement}
+        )
+    return redirect("bridge_control_room", session.pk)
+
+
+@require_POST
+def director_correction(request, pk):
+    """The director's own correction of one table's board (VSz 12): a correction version he countersigns."""
+    session = session_or_deny(request, pk, MANAGE)
+    data = request.POST
+    table = query_int(data, "table", 1, 999)
+    code = next(
+        (
+            c
+            for c in table_entry.codes_of(session)
+            if c.table == table and (not data.get("section") or str(c.section_id) == data.get("section"))
+        ),
+        None,
+    )
+    if code is None:
+        messages.error(request, _("There is no table %(table)s in this session.") % {"table": table})
+        return redirect("bridge_control_room", session.pk)
+    code.session = session
+    try:
+        entry = table_director.correct(
+            code,
+            request.user,
+            round=data.get("round"),
+            board=data.get("board"),
+            contract=data.get("contract", ""),
+            declarer=data.get("declarer", ""),
+            lead=data.get("lead", ""),
+            result=data.get("result", ""),
+            reason=data.get("reason", ""),
+        )
+    except table_entry.EntryRefused as refused:
+        for text in refused.messages:
+            messages.error(request, text)
+    else:
+        messages.success(
+            request,
+            _("Table %(table)s, board %(board)s corrected: N-S %(score)s (version %(version)s).")
+            % {
+                "table": code.table,
+                "board": entry.board,
+                "score": entry.score,
+                "version": entry.version.number,
+            },
         )
     return redirect("bridge_control_room", session.pk)
 
@@ -173,8 +251,10 @@ def table_page(request, code):
     code = _code_or_404(request, code)
     if request.method == "POST":
         return _post(request, code)
-    now = table_entry.current_round(code)
+    rounds = table_entry.table_rounds(code)
+    now = table_entry.current_of(rounds, table_entry.called_round(code.session))
     clock = table_entry.clock_of(code.session, now.round) if now else None
+    call = table_director.latest_call(code.session)
     for board in now.boards if now else ():
         board.key = secrets.token_hex(12)  # the forms' idempotency keys: a second tap or a resend is a no-op
     return render(
@@ -188,6 +268,9 @@ def table_page(request, code):
             "clock": clock,
             "closed": code.session.published_at is not None,
             "post_url": reverse("bridge_table", args=[code.code]),
+            # The director's announcement of the round the phone now shows (issue #18).
+            "call": call if call and now and call.round == now.round else None,
+            "frequencies": live.phone_frequencies(code.session, rounds, now),
         },
     )
 

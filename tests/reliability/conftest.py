@@ -283,6 +283,13 @@ def _build_world():
 
     kwargs["bridge_table_codes"] = kwargs["bridge_control_room"] = {"pk": session.pk}
     kwargs["bridge_round_clock"] = {"pk": session.pk}
+    for name in (
+        "bridge_next_round",
+        "bridge_table_correction",
+        "bridge_live_standings",
+        "bridge_live_boards",
+    ):
+        kwargs[name] = {"pk": session.pk}
     kwargs["bridge_table"] = {"code": table_entry.create_codes(session, users["director"])[0].code}
     # Ulti table entry (issue #18): the round's table codes, control room and clock, one table's phone.
     from ulti.services import table_entry as ulti_table_entry

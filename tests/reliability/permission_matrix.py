@@ -172,6 +172,13 @@ PAGES = {
     "bridge_table_codes": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_control_room": {"GET": RUNS_BRIDGE_EVENT},
     "bridge_round_clock": {"POST": RUNS_BRIDGE_EVENT},
+    "bridge_next_round": {"POST": RUNS_BRIDGE_EVENT},
+    # The director's own correction: the matrix's POST names no table, refused for all (the roles that may
+    # are tried in tests/bridge/tables/test_live_director.py).
+    "bridge_table_correction": {"POST": NOBODY},
+    # The live pages' polled fragments (issue #18): as their pages.
+    "bridge_live_standings": {"GET": PUBLIC},
+    "bridge_live_boards": {"GET": PUBLIC},
     "bridge_table_start": {"GET": PUBLIC},
     "bridge_table": {"GET": PUBLIC, "POST": NOBODY},
     "bridge_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},

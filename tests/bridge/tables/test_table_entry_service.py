@@ -10,6 +10,7 @@ from bridge.services import setup, table_entry, uploads, versions
 from results.models import VersionedUpload
 
 from .conftest import key
+from .helpers import answer, enter
 
 pytestmark = pytest.mark.django_db
 
@@ -22,35 +23,6 @@ def english():
 
 
 Kind = TableEntry.Kind
-
-
-def enter(code, board=None, *, based_on=None, k=None, **values):
-    now = table_entry.current_round(code)
-    fields = {"contract": "4S", "declarer": "N", "lead": "HK", "result": "="} | values
-    return table_entry.send(
-        code,
-        key=k or key(),
-        kind=Kind.RESULT,
-        round=now.round,
-        board=board or now.boards[0].board,
-        ns=now.ns.pk,
-        ew=now.ew.pk,
-        based_on=based_on,
-        **fields,
-    )
-
-
-def answer(code, entry, kind=Kind.CONFIRM, k=None):
-    return table_entry.send(
-        code,
-        key=k or key(),
-        kind=kind,
-        round=entry.round,
-        board=entry.board,
-        ns=entry.ns_id,
-        ew=entry.ew_id,
-        based_on=entry.pk,
-    )
 
 
 def test_codes_are_one_per_table_unambiguous_and_made_once(session, director, codes):

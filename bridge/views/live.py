@@ -1,0 +1,138 @@
+"""Live public pages (issue #18): the session standings and frequency sheets as fragments the pages poll.
+
+`static/bridge/live.js` asks for the fragment with If-None-Match every few seconds. The answer is 304
+when the ETag (`services.live.etag`: the event's recompute stamp, the session's publication and the page
+cache's generation of the event) has not moved; that check runs before the permission check, and is
+safe: an ETag is only ever handed out with a page its client could see, and whatever changes who may see
+a session (the event's or the session's save) bumps the event's generation and so the ETag. Otherwise the
+fragment is served through the page cache (anonymous visitors share one rendering per generation).
+"""
+
+from django.conf import settings
+from django.db.models import Q
+from django.http import HttpResponseNotModified
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from config.query import column_range, query_int
+from results.page_cache import HEADER, cache_public_page
+
+from ..models import BoardResult, SessionPair
+from ..services import cards, corrections, live, pages
+from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
+
+LIVE = "bridge.view_live_results"
+POLL_SECONDS = 5
+
+
+def live_session_or_deny(request, pk):
+    return session_or_deny(request, pk, LIVE)
+
+
+def _mine(request, session):
+    person = getattr(request.user, "person", None) if request.user.is_authenticated else None
+    if person is None:
+        return None
+    return (
+        SessionPair.objects.filter(section__session=session)
+        .filter(Q(pair__player1=person) | Q(pair__player2=person))
+        .first()
+    )
+
+
+def _live_facts(request, session, kind: str, *parts) -> dict:
+    """What the status line and the polling script need (the ETag read before the rows it stands for)."""
+    is_live = live.is_live(session)
+    return {
+        "live": is_live,
+        "deadline": corrections.correction_deadline(session),
+        "window_open": corrections.window_open(session),
+        "can_cards": request.user.has_perm(VIEW, session),
+        "live_url": reverse(f"bridge_live_{kind}", args=[session.pk]),
+        # Only a live page polls (a published one is not asked for again: no tag to carry).
+        "live_etag": live.etag(session.pk, kind, *parts) if is_live else "",
+        "live_seconds": getattr(settings, "BRIDGE_LIVE_POLL_SECONDS", POLL_SECONDS),
+    }
+
+
+def standings_context(request, session) -> dict:
+    facts = _live_facts(request, session, "standings")
+    mine = _mine(request, session)
+    manage = request.user.has_perm(MANAGE, session)
+    return {
+        **facts,
+        "fields": pages.standings_by_field(session),
+        "several_sections": session.sections.count() > 1,
+        "mine": mine,
+        # VSz 15: players of the event (and the director) reach each pair's card from the list.
+        "card_pairs": cards.session_pairs(session) if mine or manage else [],
+    }
+
+
+def frequencies_context(request, session, board) -> dict:
+    facts = _live_facts(request, session, "boards", board or "")
+    sheets = pages.frequency_sheets(session, board)
+    # The director sees every board; the public only those every table has played.
+    shown = None if request.user.has_perm(MANAGE, session) else live.visible_boards(session)
+    hidden = 0
+    if shown is not None:
+        hidden = sum(1 for s in sheets if s.board not in shown)
+        sheets = [s for s in sheets if s.board in shown]
+    return {
+        **facts,
+        "sheets": sheets,
+        "hidden_boards": hidden,
+        "several_sections": session.sections.count() > 1,
+    }
+
+
+def _board(request):
+    return query_int(request.GET, "board", *column_range(BoardResult._meta.get_field("board")))
+
+
+@cache_public_page(by_session)
+def _standings_fragment(request, pk):
+    session = live_session_or_deny(request, pk)
+    context = session_context(request, session, **standings_context(request, session))
+    return render(request, "bridge/_live_standings.html", context)
+
+
+@cache_public_page(by_session, params=("board",))
+def _frequencies_fragment(request, pk):
+    session = live_session_or_deny(request, pk)
+    context = session_context(request, session, **frequencies_context(request, session, _board(request)))
+    return render(request, "bridge/_live_frequencies.html", context)
+
+
+def _polled(request, pk, kind, fragment, *parts):
+    tag = live.etag(pk, kind, *parts)
+    if tag is not None and tag in request.headers.get("If-None-Match", ""):
+        response = render_not_modified(tag)
+    else:
+        response = fragment(request, pk=pk)
+        # A copy served while another request renders the new one may be older than the tag: no tag then,
+        # so the next poll asks again.
+        if tag is not None and response.status_code == 200 and response.get(HEADER) != "stale":
+            response["ETag"] = tag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+def render_not_modified(tag):
+    response = HttpResponseNotModified()
+    response["ETag"] = tag
+    return response
+
+
+@require_GET
+def standings_fragment(request, pk):
+    return _polled(request, pk, "standings", _standings_fragment)
+
+
+@require_GET
+def frequencies_fragment(request, pk):
+    board = _board(request)
+    return _polled(request, pk, "boards", _frequencies_fragment, board or "")
