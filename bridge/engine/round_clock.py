@@ -16,7 +16,10 @@ Plain Python: no Django. Times are aware or naive datetimes, the caller's choice
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
+
+# The clock's arithmetic is the games' shared one; VSz 31's time limit and late tables are bridge's.
+from tournaments.engine.clock import ends_at, seconds_left  # noqa: F401 (re-exported)
 
 # VSz 31: boards of a round -> minutes (change of tables included).
 GUIDELINE = {2: 15, 3: 22, 4: 28}
@@ -42,16 +45,6 @@ def time_limit(boards: int, *, screens_or_beginners: bool = False, change_minute
     if change_minute:
         minutes += 1
     return minutes
-
-
-def ends_at(started_at: datetime, minutes: int) -> datetime:
-    return started_at + timedelta(minutes=minutes)
-
-
-def seconds_left(started_at: datetime, minutes: int, now: datetime) -> int:
-    """Whole seconds until the round's time is over; negative once it is over (how much over)."""
-    left = (ends_at(started_at, minutes) - now).total_seconds()
-    return int(left) if left >= 0 else -int(-left + 0.999999)
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from federation.immutable import AppendOnly
-
-# Letters and digits nobody misreads on a guide card or types wrong on a phone (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
-CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
-CODE_LENGTH = 6
+from tournaments.engine import table_codes
 
 
 class TableCode(models.Model):
@@ -32,7 +29,7 @@ class TableCode(models.Model):
     section = models.ForeignKey("bridge.Section", on_delete=models.CASCADE, related_name="table_codes")
     table = models.PositiveSmallIntegerField(_("table"))
     # Unique over every session, open or not: a code never names two tables.
-    code = models.CharField(_("table code"), max_length=CODE_LENGTH, unique=True)
+    code = models.CharField(_("table code"), max_length=table_codes.CODE_LENGTH, unique=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 

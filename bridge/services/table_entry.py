@@ -14,7 +14,6 @@ stored, with the reason, and the control room shows it.
 """
 
 import re
-import secrets
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -25,9 +24,10 @@ from django.utils.translation import gettext as _
 from bridge.engine import round_clock
 from bridge.engine.csv_upload import Problem, result_of
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
+from tournaments.engine import clock as shared_clock
+from tournaments.engine import table_codes
 
 from ..models import PairSession, RoundCall, RoundClock, SessionPair, TableCode, TableEntry
-from ..models.tables import CODE_ALPHABET, CODE_LENGTH
 from . import decisions, uploads, versions
 
 Kind = TableEntry.Kind
@@ -53,15 +53,6 @@ class Conflict(Exception):
 # --- the codes ------------------------------------------------------------------------------------------
 
 
-def _new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normalise(text: str) -> str:
-    """What a player types, as stored: capitals, no spaces or dashes."""
-    return re.sub(r"[\s-]", "", text or "").upper()[: CODE_LENGTH + 4]
-
-
 def create_codes(session: PairSession, user) -> list[TableCode]:
     """A code for every table of the session's generated movements that has none yet; returns all codes.
     A section whose movement came from an upload has no tables to name (nothing is made for it)."""
@@ -82,7 +73,7 @@ def create_codes(session: PairSession, user) -> list[TableCode]:
                                 session=session,
                                 section=section,
                                 table=table,
-                                code=_new_code(),
+                                code=table_codes.new_code(),
                                 created_by=user,
                             )
                         break
@@ -98,8 +89,8 @@ def codes_of(session: PairSession) -> list[TableCode]:
 
 
 def find_code(text: str) -> TableCode | None:
-    code = normalise(text)
-    if len(code) != CODE_LENGTH:
+    code = table_codes.normalise(text)
+    if not table_codes.well_formed(code):
         return None
     return (
         TableCode.objects.select_related("session__event", "session__announced", "section", "created_by")
@@ -445,8 +436,7 @@ class Clock:
     @property
     def shown(self) -> str:
         """The time left as m:ss ("−m:ss" once over), as the page first shows it."""
-        left = abs(self.seconds_left)
-        return f"{'−' if self.seconds_left < 0 else ''}{left // 60}:{left % 60:02d}"
+        return shared_clock.shown(self.seconds_left)
 
 
 def boards_per_round(session: PairSession) -> int:

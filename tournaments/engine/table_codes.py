@@ -2,7 +2,7 @@
 
 Letters and digits nobody misreads on a card or types wrong on a phone (no 0/O, 1/I/L, 2/Z, 5/S, 8/B); six
 of them: 25^6 codes, so a guess is hopeless and the pages lock out an address that keeps guessing.
-Plain Python; the bridge table codes use the same alphabet and length (`bridge/models/tables.py`).
+Plain Python; both games' codes come from here (`bridge/models/tables.py`, `ulti/models.py`).
 """
 
 import re
