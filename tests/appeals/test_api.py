@@ -23,10 +23,11 @@ def test_the_whole_case_through_the_api(world, api, fake_effect):
     event, session, entry = world.event, world.sessions[0], world.pairs[0]
     api.force_authenticate(world.director)
     desk = reverse("appeal-event-detail", args=[event.pk])
-    assert api.post(f"{desk}start/").status_code == 200
-    api.post(
-        f"{desk}intentions/", {"session": session.pk, "entry": entry.pk, "board_number": 7}, format="json"
-    )
+    with freeze_time(at(12)):  # during the session (the world's day): an intention counts only before its end
+        assert api.post(f"{desk}start/").status_code == 200
+        api.post(
+            f"{desk}intentions/", {"session": session.pk, "entry": entry.pk, "board_number": 7}, format="json"
+        )
     assert Intention.objects.filter(entry=entry, source="director").exists()
     filing.end_session(session, world.director, at=at(13))
     with freeze_time(at(13, 5)):

@@ -71,6 +71,7 @@ def test_every_result_pipeline_registers_its_recompute():
     names = {scope: task.name for scope, task in RECOMPUTE_TASKS.items()}
     assert names == {
         "bridge-pairs": "bridge.tasks.recompute_pair_results",
+        "bridge-individual": "bridge.tasks.recompute_individual_results",
         "bridge-teams": "teams.tasks.recompute_event",
         "ulti": "ulti.tasks.recompute_ulti_event",
     }

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 
 PAGE_OF = {
     "pairs": "/bridge/events/",
+    "individual": "/bridge/individual/",
     "teams": "/teams/events/",
     "ulti_individual": "/ulti/events/",
     "ulti_team": "/ulti/events/",
