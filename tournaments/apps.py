@@ -8,7 +8,10 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         from federation.director_releases import register_release
 
-        from .services import directors, personal_data
+        from django.db.backends.signals import connection_created
+
+        from .services import directors, personal_data, search
 
         personal_data.register()
+        connection_created.connect(search.set_fuzzy_threshold, dispatch_uid="search_fuzzy_threshold")
         register_release(directors.release)
