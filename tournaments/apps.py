@@ -6,9 +6,9 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from federation.director_releases import register_release
-
         from django.db.backends.signals import connection_created
+
+        from federation.director_releases import register_release
 
         from .services import directors, personal_data, search
 
