@@ -381,6 +381,20 @@ def search_pages(requests: int, seed: int) -> list[float]:
             f"  {kind}: {len(kind_times)} requests, p50 {statistics.median(kind_times):.1f} ms, "
             f"p95 {p95(kind_times):.1f} ms"
         )
+    # Load-independent: the database round trips of a search page, per kind (not timed).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    trips = {}
+    for _ in range(40):
+        kind, q = query()
+        with CaptureQueriesContext(connection) as captured:
+            client.get("/search/", {"q": q})
+        trips.setdefault(kind, []).append(len(captured.captured_queries))
+    print(
+        "database round trips per search page: "
+        + ", ".join(f"{kind} {statistics.mean(n):.1f}" for kind, n in trips.items())
+    )
     home = []  # the same moment's baseline: the home page (base layout, no search)
     for _ in range(50):
         t0 = time.perf_counter()
