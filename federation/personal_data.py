@@ -103,7 +103,8 @@ ERASED_TEXT = "[törölve]"
 @dataclasses.dataclass(frozen=True)
 class Identity:
     """Who an erased person was, taken before the record is anonymised: his full names as written and his
-    e-mail addresses (with the mail-preference tokens that encode them), and the name that replaces them."""
+    e-mail addresses (with the payloads of the signed mail-preference tokens that encode them), and the name
+    that replaces them."""
 
     person_id: int
     user_id: int | None
@@ -121,7 +122,9 @@ class Identity:
         if not text:
             return text
         for token in sorted(self.tokens, key=len, reverse=True):
-            text = text.replace(token, ERASED_TEXT)
+            # A signed token's payload (the address, base64) is the same whenever it was signed; its
+            # timestamp and signature after it are not.
+            text = re.sub(re.escape(token) + r"(?::[\w-]+){0,2}", ERASED_TEXT, text)
         for address in sorted(self.addresses, key=len, reverse=True):
             text = re.sub(re.escape(address), ERASED_TEXT, text, flags=re.IGNORECASE)
         for name in sorted(self.names, key=len, reverse=True):
