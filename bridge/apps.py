@@ -7,6 +7,7 @@ class BridgeConfig(AppConfig):
 
     def ready(self):
         # Imported here, once the app registry is ready (models, services and tasks need it).
+        from federation.personal_data import register_eraser
         from results.tasks import register_recompute
         from tournaments.scoring_programs import register_accepted_programs
         from tournaments.session_starts import register_sealed_check
@@ -17,6 +18,7 @@ class BridgeConfig(AppConfig):
             HAND_RECORDS,
             INDIVIDUAL_SCOPE,
             SCOPE,
+            cards,
             dealing,
             individual_source,
             program_check,
@@ -35,6 +37,9 @@ class BridgeConfig(AppConfig):
         register_recompute(SCOPE, tasks.recompute_pair_boards, partial=BOARDS)
         register_recompute(SCOPE, tasks.compute_hand_records, partial=HAND_RECORDS)
         register_recompute(INDIVIDUAL_SCOPE, tasks.recompute_individual_results)
+
+        # Erasure (GDPR): the convention card files of the erased person's pairs carry his name.
+        register_eraser("bridge.convention_cards", cards.erase_person)
 
         # A session with sealed deals keeps its announced start out of the past (issue #15).
         register_sealed_check(dealing.announced_is_sealed)

@@ -5,13 +5,18 @@ sections from their `AppConfig.ready()` with `register_section`, as they do for 
 section is a function `(person, user) -> iterable of model instances or dicts`; the export turns every row
 into plain values (`rows_of`), and writes JSON or one CSV (";" separated, UTF-8 with BOM, so Excel opens
 it with the accents right) of (section, row, field, value) lines.
+
+Erasure's counterpart: `register_eraser`, the apps' scrubbing of what they store with the person's name
+(`Identity`), called by `federation.services.erasure`.
 """
 
 import csv
+import dataclasses
 import datetime
 import decimal
 import io
 import json
+import re
 from collections.abc import Callable, Iterable
 
 from django.db import models
@@ -87,3 +92,60 @@ def as_csv(data: dict) -> bytes:
                     value = json.dumps(value, ensure_ascii=False)
                 writer.writerow([name, n, field, "" if value is None else value])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+# Erasure (GDPR art. 17). What the apps above federation keep about a person beyond the record itself
+# (stored files, texts that carry the name) they scrub with an eraser registered here from their
+# `AppConfig.ready()`: `(identity) -> list[str]`, the names of what it erased (kept on the request).
+ERASED_TEXT = "[törölve]"
+
+
+@dataclasses.dataclass(frozen=True)
+class Identity:
+    """Who an erased person was, taken before the record is anonymised: his full names as written and his
+    e-mail addresses (with the payloads of the signed mail-preference tokens that encode them), and the name
+    that replaces them."""
+
+    person_id: int
+    user_id: int | None
+    names: frozenset[str]
+    addresses: frozenset[str]
+    tokens: frozenset[str]
+    anonymous: str
+
+    def texts(self) -> list[str]:
+        """Every text that identifies him, longest first (a name inside an address is replaced whole)."""
+        return sorted({*self.names, *self.addresses, *self.tokens}, key=len, reverse=True)
+
+    def scrub(self, text: str) -> str:
+        """`text` with his names replaced by the anonymous one, his addresses and tokens by ERASED_TEXT."""
+        if not text:
+            return text
+        for token in sorted(self.tokens, key=len, reverse=True):
+            # A signed token's payload (the address, base64) is the same whenever it was signed; its
+            # timestamp and signature after it are not.
+            text = re.sub(re.escape(token) + r"(?::[\w-]+){0,2}", ERASED_TEXT, text)
+        for address in sorted(self.addresses, key=len, reverse=True):
+            text = re.sub(re.escape(address), ERASED_TEXT, text, flags=re.IGNORECASE)
+        for name in sorted(self.names, key=len, reverse=True):
+            text = text.replace(name, self.anonymous)
+        return text
+
+    def mentioned_in(self, text: str) -> bool:
+        return bool(text) and self.scrub(text) != text
+
+
+Eraser = Callable[[Identity], Iterable[str]]
+_ERASERS: dict[str, Eraser] = {}
+
+
+def register_eraser(name: str, erase: Eraser):
+    """Add (or replace, on a second ready()) the eraser `name`."""
+    _ERASERS[name] = erase
+
+
+def run_erasers(identity: Identity) -> list[str]:
+    erased = []
+    for erase in _ERASERS.values():
+        erased.extend(erase(identity) or [])
+    return erased

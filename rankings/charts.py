@@ -91,7 +91,8 @@ def step_chart(
     placed: list[float] = []
     for day, text in labels:
         lx = x(day)
-        if any(abs(lx - p) < 70 for p in placed):
+        # Room for a date at the phone's doubled label size (static/css/portal.css): about 130 units.
+        if any(abs(lx - p) < 140 for p in placed):
             continue
         placed.append(lx)
         anchor = "start" if lx < pad_l + 30 else "end" if lx > pad_l + w - 30 else "middle"

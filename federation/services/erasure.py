@@ -5,12 +5,12 @@ who the person was: the name becomes "Törölt játékos #<id>", the e-mail and 
 the placeholder ERASED_BIRTH_DATE (the column is required by the age rules; 1 January 1900 is a date no
 living player has), the account is deactivated and stripped of its names and address. Each request is a
 row (`ErasureRequest`: who asked, who decided, when, what was erased), and the audit log records it.
+What still carries the name or address afterwards is scrubbed too (`erasure_scrub`): the mail outbox, the
+audit log's texts, and the files and texts of the apps above (their erasers, `personal_data`).
 """
 
 import datetime
-import json
 
-from auditlog.models import LogEntry
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -18,8 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
+from .. import personal_data
 from ..models import EmailVerification, ErasureRequest, MailPreference, MemberRequest, Person
 from ..predicates import staffed_federation_ids
+from . import erasure_scrub
 
 ERASED_BIRTH_DATE = datetime.date(1900, 1, 1)
 ERASED_FIRST_NAME = "játékos"
@@ -73,22 +75,20 @@ def carry_out(req, by, note=""):
 
 
 def anonymise(person) -> list[str]:
-    """Strip the record and its account of what identifies the person; the names of what was erased."""
+    """Strip the record and its account of what identifies the person, then the texts and files that still
+    carry his name or address (`erasure_scrub`, the apps' erasers); the names of what was erased."""
     erased = ["first_name", "last_name", "birth_date", "email", "phone"]
-    addresses = {a for a in (person.email,) if a}
-    old_names = {str(person), f"{person.first_name} {person.last_name}"}
+    user_id = person.user_id
+    user = get_user_model().objects.select_for_update().get(pk=user_id) if user_id is not None else None
+    identity = erasure_scrub.identity_of(person, user, f"{ERASED_LAST_NAME} #{person.pk} {ERASED_FIRST_NAME}")
     person.first_name, person.last_name = ERASED_FIRST_NAME, f"{ERASED_LAST_NAME} #{person.pk}"
     person.birth_date = ERASED_BIRTH_DATE
     person.email = person.phone = ""
     person.mail_to = Person.MAIL_TO_ACCOUNT
     person.anonymised_at = timezone.now()
-    user_id = person.user_id
     person.user = None
     person.save()
-    scrub_audit_log(old_names, str(person), user_id)
-    if user_id is not None:
-        user = get_user_model().objects.select_for_update().get(pk=user_id)
-        addresses |= {a for a in (user.email, user.username) if a and "@" in a}
+    if user is not None:
         user.username = f"erased-{person.pk}-{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.is_active = False
@@ -102,24 +102,13 @@ def anonymise(person) -> list[str]:
         EmailVerification.objects.filter(user=user).delete()
         Token.objects.filter(user=user).delete()
         erased.append("account")
-    MailPreference.objects.filter(address__in=addresses).delete()
+    MailPreference.objects.filter(address__in=identity.addresses).delete()
+    if erasure_scrub.scrub_outbox(identity):
+        erased.append("outbox")
+    if erasure_scrub.scrub_audit_log(identity):
+        erased.append("audit_log")
+    erased.extend(personal_data.run_erasers(identity))
     return erased
-
-
-def scrub_audit_log(old_names, new_name, user_id):
-    """The audit log keeps what was done, not who the erased person was: his old name in the logged
-    objects' descriptions and changes becomes the anonymous one, his address as the actor goes."""
-    if user_id is not None:
-        LogEntry.objects.filter(actor_id=user_id).update(actor_email="")
-    for old in filter(None, old_names):
-        for entry in LogEntry.objects.filter(object_repr__contains=old):
-            entry.object_repr = entry.object_repr.replace(old, new_name)
-            if entry.changes:
-                entry.changes = json.loads(
-                    json.dumps(entry.changes, ensure_ascii=False).replace(old, new_name)
-                )
-            entry.changes_text = entry.changes_text.replace(old, new_name)
-            entry.save(update_fields=["object_repr", "changes", "changes_text"])
 
 
 def pending_for(user):

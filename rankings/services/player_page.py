@@ -27,6 +27,7 @@ from .schemes import current_scheme
 
 # The player page lists this many of the latest events; the rankings page of each federation has the rest.
 EVENT_LIMIT = 100
+CENTS = Decimal("0.01")
 
 
 @dataclass
@@ -148,9 +149,11 @@ def masterpoints_by_year(person: Person) -> list[YearPoints]:
     out: list[YearPoints] = []
     running: dict[int, Decimal] = {}
     for row in rows:
-        total = running.get(row["federation_id"], Decimal(0)) + row["points"]
+        # The column's two places (SQLite sums decimals as floating point: 65.4000000000000).
+        points = Decimal(row["points"]).quantize(CENTS)
+        total = running.get(row["federation_id"], Decimal(0)) + points
         running[row["federation_id"]] = total
-        out.append(YearPoints(federations[row["federation_id"]], row["year"], row["points"], total))
+        out.append(YearPoints(federations[row["federation_id"]], row["year"], points, total))
     return out
 
 

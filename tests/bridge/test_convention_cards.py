@@ -206,3 +206,27 @@ def test_the_director_sees_missing_and_incomplete_cards_with_the_penalty_range(
     event.save()
     cards.submit_form(incomplete, director, {**FULL, "openings": ""})
     assert incomplete.pk not in {f["pair"].pk for f in cards.session_flags(session)}
+
+
+@pytest.mark.django_db
+def test_erasure_deletes_the_card_files_of_the_persons_pairs(
+    session, pairs, make_user, django_capture_on_commit_callbacks
+):
+    from federation.services import erasure
+
+    erased_pair, other_pair = pairs[0], pairs[1]
+    user = _player_of(make_user, erased_pair, "p1@example.hu")
+    person = erased_pair.player1
+    upload = SimpleUploadedFile(f"{person.last_name}.pdf", PDF, "application/pdf")
+    card = cards.submit_file(erased_pair, user, upload, notes=f"{person} kártyája")
+    kept = cards.submit_file(other_pair, user, SimpleUploadedFile("k.pdf", PDF, "application/pdf"))
+    stored = card.file.name
+    assert card.file.storage.exists(stored)
+    with django_capture_on_commit_callbacks(execute=True):
+        req = erasure.carry_out(erasure.request_erasure(person, user), user)
+    card = ConventionCard.objects.get(pk=card.pk)  # the row stays (append-only), its file is gone
+    assert not card.file and card.original_name == "" and not card.file.storage.exists(stored)
+    assert card.notes == f"Törölt #{person.pk} játékos kártyája" and card.sha256
+    kept = ConventionCard.objects.get(pk=kept.pk)
+    assert kept.file and kept.file.storage.exists(kept.file.name)
+    assert "convention_card_files" in req.erased

@@ -5,6 +5,8 @@ both entries paid; the pages fit a 390 px screen.
 Runs with BROWSER=1 (Chromium and chromedriver installed, `selenium` in the virtualenv); skipped elsewhere.
 """
 
+import time
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -100,7 +102,12 @@ def test_a_payment_recorded_and_a_transfer_matched_from_a_bank_csv(
     assert _fits(browser)
     browser.set_window_size(1280, 1600)
     browser.find_element(By.CSS_SELECTOR, "form input[name=signed] ~ button").click()
-    assert Payment.objects.filter(entry=transfer, method="transfer", amount=4000).count() == 1
+    booked = Payment.objects.filter(entry=transfer, method="transfer", amount=4000)
+    for _ in range(150):  # the confirmation's POST answers after the click returns (a loaded machine)
+        if booked.exists():
+            break
+        time.sleep(0.1)
+    assert booked.count() == 1
 
     browser.get(live_server.url + reverse("fee_ledger", args=[event.pk]))
     statuses = [

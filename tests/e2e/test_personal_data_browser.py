@@ -1,5 +1,5 @@
 """In the browser: a player downloads his data, buys a licence on entering a sport ulti event, and erases
-his data (Hungarian Chromium; runs with BROWSER=1)."""
+his data, the outbox and the audit log forgetting him too (Hungarian Chromium; runs with BROWSER=1)."""
 
 import datetime
 
@@ -63,7 +63,10 @@ def test_export_licence_on_entry_and_erasure(browser, live_server, player, make_
     walk.go(reverse("profile"))
     assert "3000 Ft" in walk.text()
 
-    # erasure: the request, then carried out with the password
+    # erasure: the request, then carried out with the password (a mail to him waiting in the outbox)
+    from federation.services.notifications import notify
+
+    notify([player.user.email], "Béla Böngésző nevezése", "Kedves Béla Böngésző!")
     walk.go(reverse("my_data"))
     walk.fill(f"form[action='{reverse('erasure_request')}']", {"reason": "Nem játszom többet."})
     walk.click(f"form[action='{reverse('erasure_request')}'] button")
@@ -75,3 +78,12 @@ def test_export_licence_on_entry_and_erasure(browser, live_server, player, make_
     person = Person.objects.get(pk=player.pk)
     assert person.anonymised_at is not None and "Böngésző" not in str(person)
     assert fee.licence.person_id == person.pk  # the licence and the entry stay with the anonymous person
+    # The outbox no longer names him nor mails his address.
+    from auditlog.models import LogEntry
+
+    from federation.models import Notification
+
+    mails = list(Notification.objects.all())
+    assert mails and all("bongeszo@example.hu" not in f"{m.recipient} {m.body}" for m in mails)
+    assert all("Böngésző" not in f"{m.subject} {m.body}" for m in mails)
+    assert not LogEntry.objects.filter(object_repr__contains="Böngésző").exists()

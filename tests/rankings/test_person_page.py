@@ -3,6 +3,7 @@ masterpoints, masterpoints by year; entries, waiting-list positions, suspensions
 player himself and his federation's staff."""
 
 import datetime
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -123,3 +124,17 @@ def test_unpublished_event_is_not_listed(client, played, make_event, mbsz):
     entry = Entry.objects.create(event=draft, status=Entry.Status.ACTIVE)
     EntryMember.objects.create(entry=entry, person=played["person"])
     assert "Titkos verseny" not in page(client, played["person"])
+
+
+def test_masterpoints_by_year_keep_the_columns_two_places(client, played):
+    from rankings.services.player_page import masterpoints_by_year
+
+    award = played["person"].masterpoint_awards.get()
+    award.pk, award.amount = None, Decimal("0.10")  # 18.75 + 0.10: SQLite sums decimals as floats
+    award.save()
+    (year,) = masterpoints_by_year(played["person"])
+    assert year.points == Decimal("18.85") and year.points.as_tuple().exponent == -2
+    assert year.running_total.as_tuple().exponent == -2
+    html = page(client, played["person"])
+    by_year = html[html.index('id="masterpoints"') :]
+    assert "18.85" in by_year and "00000" not in by_year

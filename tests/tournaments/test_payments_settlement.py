@@ -107,7 +107,7 @@ def test_the_page_and_the_csv_for_the_staff(ulti_world, english_pages):
     raw = response.content
     assert raw.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
-    assert len(rows) == 1 + 3
+    assert len(rows) == 1 + 3 + 1 and rows[-1][0] == "All clubs"  # two clubs: the all-clubs total last
     qualifier = next(r for r in rows if r[2] == "NUB 1. forduló")
     assert qualifier[0] == "Szolnoki Ulti Egyesület" and qualifier[1] == "2026.10.10."
     assert rows[0][7:9] == ["Kept by the club (Ft)", "Of which room rent (Ft)"]
@@ -240,3 +240,59 @@ def test_the_hungarian_page_and_pdf_show_the_room_rent_in_forints(semifinals):
     assert '<html lang="hu">' in html and 'class="small text-muted room-rent"' in html
     assert html.count("3\u00a0200\u00a0Ft") >= 2  # the line's room rent and the club's total
     assert "4 × 2 × 400 Ft" in read.text and "2026. március" in read.text
+
+
+@pytest.fixture
+def two_hosts(semifinals, mausz, make_person):
+    """The March semifinals at the club (4 semifinalists) and, the same month, a NUB qualifier of 3 players
+    at another club: both host clubs keep room rent (MAUSZ 9 (5): 2 x 400 Ft, and 400 Ft, a player)."""
+    other = Club.objects.create(federation=mausz, name="Debreceni Ulti Kör", region=semifinals["club"].region)
+    qualifier = Event.objects.create(
+        federation=mausz,
+        club=other,
+        format=Event.Format.ULTI_INDIVIDUAL,
+        title="NUB 3. forduló",
+        event_class=Event.EventClass.NUB_QUALIFIER,
+        qualifier_number=3,
+        start_date=DAY.replace(month=3, day=14),
+        status=Event.Status.APPROVED,
+    )
+    for _ in range(3):
+        enter(qualifier, make_person(federation=mausz, club=other))
+    return dict(semifinals, other=other)
+
+
+def test_all_clubs_total_the_room_rent_the_hosts_keep(two_hosts, mausz):
+    total = service.all_clubs(service.settlement(mausz, 2026, 3))
+    # Semifinal: 4 x 2 x 1,500 = 12,000 Ft owed, 4 x 2 x 400 = 3,200 room rent; qualifier: 3 x 1,200 =
+    # 3,600 owed, 3 x 400 = 1,200 room rent.
+    assert (total.players, total.fees) == (7, 12000 + 3600)
+    assert (total.to_federation, total.to_organiser, total.room_rent) == (8800 + 2400, 3200 + 1200, 4400)
+    assert (total.collected_by_club, total.balance) == (3000, 11200)
+    assert total.club is None
+
+
+def test_all_clubs_room_rent_on_the_page_the_csv_and_the_pdf(two_hosts, english_pages):
+    from tests.pdf_reading import pdf_of
+
+    client = Client()
+    client.force_login(two_hosts["staff"])
+    html = client.get(reverse("settlement_month", args=["mausz", 2026, 3])).content.decode()
+    all_clubs = html[html.index("All clubs") :]
+    assert 'room-rent-total">4\u00a0400\u00a0Ft' in all_clubs and "15\u00a0600\u00a0Ft" in all_clubs
+    raw = client.get(reverse("settlement_csv", args=["mausz", 2026, 3])).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(raw), delimiter=";"))
+    assert [r[2] for r in rows[1:-1]] == ["NUB 3. forduló", "NUB elődöntő 1."]  # by club name
+    assert rows[-1][0] == "All clubs"
+    assert rows[-1][4:] == ["7", "15600", "11200", "4400", "4400", "3000", "0", "11200"]
+    text = pdf_of(client.get(reverse("settlement_pdf", args=["mausz", 2026, 3]))).text.replace("\u00a0", " ")
+    assert "of which room rent 4 400 Ft" in " ".join(text.split())
+
+
+def test_one_club_has_no_all_clubs_total(semifinals, english_pages):
+    client = Client()
+    client.force_login(semifinals["staff"])
+    html = client.get(reverse("settlement_month", args=["mausz", 2026, 3])).content.decode()
+    assert "room-rent-total" not in html
+    raw = client.get(reverse("settlement_csv", args=["mausz", 2026, 3])).content.decode("utf-8-sig")
+    assert "All clubs" not in raw

@@ -8,7 +8,7 @@ from django.db import connection
 from django.urls import reverse
 
 from federation.engine.text import search_key
-from federation.models import Person
+from federation.models import Club, Person
 from tournaments.models import Event
 from tournaments.services.search import search
 
@@ -106,3 +106,31 @@ def test_a_typo_is_forgiven_on_postgresql(data):
     if connection.vendor != "postgresql":
         pytest.skip("trigram similarity needs PostgreSQL (pg_trgm)")
     assert data["szekely"] in search("szekly arpad").people
+
+
+def test_names_starting_with_the_query_come_first(mbsz, make_person):
+    inside = make_person(mbsz, last_name="Kovács", first_name="Anna")
+    starting = make_person(mbsz, last_name="Annási", first_name="Béla")
+    assert search("anna").people[:2] == [starting, inside]
+
+
+def test_a_common_name_fills_the_limit_alphabetically_from_the_prefix_tier(mbsz, make_person):
+    for first in ["Zoltán", "Ádám", "Mária"]:
+        make_person(mbsz, last_name="Szabó", first_name=first)
+    make_person(mbsz, last_name="Kis", first_name="Szabolcs")  # "szab" inside, not at the start
+    people = search("szab", limit=2).people
+    assert [p.first_name for p in people] == ["Ádám", "Mária"]
+
+
+def test_clubs_rank_names_starting_with_the_query_first(mbsz):
+    inside = Club.objects.create(federation=mbsz, name="Pécsi Kártya Kör", city="Pécs")
+    starting = Club.objects.create(federation=mbsz, name="Kártya Klub", city="Győr")
+    assert search("kartya").clubs == [starting, inside]
+
+
+def test_the_fuzzy_threshold_is_set_on_every_connection(db):
+    if connection.vendor != "postgresql":
+        pytest.skip("pg_trgm is PostgreSQL's")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('pg_trgm.word_similarity_threshold')")
+        assert float(cursor.fetchone()[0]) == pytest.approx(0.5)

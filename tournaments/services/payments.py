@@ -385,6 +385,12 @@ class ClubSettlement:
         return self._sum("balance")
 
 
+def all_clubs(clubs: list[ClubSettlement]) -> ClubSettlement:
+    """The statement's all-clubs totals (page, CSV, PDF): every club's events summed, the room rent the
+    host clubs keep among them; `club` is None."""
+    return ClubSettlement(None, [line for row in clubs for line in row.events])
+
+
 def settlement(federation, year: int, month: int, club=None) -> list[ClubSettlement]:
     """Per club, the month's approved events (by start date) with a federation share: the fees owed,
     the federation's share and what stays with the club (the rest of a rating tournament's fee; the room

@@ -141,13 +141,21 @@ def settlement_blocks(clubs) -> list:
             pdf.Table(headers, lines, widths=widths, align=align, title=row.club.name, font_size=7.5)
         )
     if len(clubs) > 1:
+        total = service.all_clubs(clubs)
         blocks.append(
             pdf.Paragraph(
-                _("All clubs: fees owed %(fees)s, the federation's share %(share)s, balance due %(balance)s.")
+                _(
+                    "All clubs: fees owed %(fees)s, the federation's share %(share)s, kept by the clubs "
+                    "%(kept)s, of which room rent %(rent)s, received by the federation %(received)s, "
+                    "balance due %(balance)s."
+                )
                 % {
-                    "fees": ft(sum(c.fees for c in clubs)),
-                    "share": ft(sum(c.to_federation for c in clubs)),
-                    "balance": ft(sum(c.balance for c in clubs)),
+                    "fees": ft(total.fees),
+                    "share": ft(total.to_federation),
+                    "kept": ft(total.to_organiser),
+                    "rent": ft(total.room_rent),
+                    "received": ft(total.received_by_federation),
+                    "balance": ft(total.balance),
                 },
                 bold=True,
             )

@@ -175,19 +175,7 @@ def settlement(request, code=None, pk=None, year=None, month=None):
             "clubs": clubs,
             "prev": prev,
             "next": nxt,
-            "totals": {
-                name: sum(getattr(c, name) for c in clubs)
-                for name in (
-                    "players",
-                    "fees",
-                    "to_federation",
-                    "to_organiser",
-                    "room_rent",
-                    "collected_by_club",
-                    "received_by_federation",
-                    "balance",
-                )
-            },
+            "totals": service.all_clubs(clubs),
         },
     )
 
@@ -195,7 +183,8 @@ def settlement(request, code=None, pk=None, year=None, month=None):
 @login_required
 def settlement_csv(request, code=None, pk=None, year=None, month=None):
     """The settlement for a spreadsheet (`federation.spreadsheet`: ';'-separated, UTF-8 with a BOM), integer
-    forints without grouping; the room rent the club keeps (within "kept by the club") on its own column."""
+        forints without grouping; the room rent the club keeps (within "kept by the club") on its own column; with
+    more than one club a last row of the all-clubs totals."""
     federation, club = _settlement_scope(request, pk, code)
     year, month = _month(year, month)
     header = [
@@ -212,6 +201,7 @@ def settlement_csv(request, code=None, pk=None, year=None, month=None):
         _("Received by the federation (Ft)"),
         _("Balance due to the federation (Ft)"),
     ]
+    clubs = service.settlement(federation, year, month, club=club)
     rows = [
         (
             row.club.name,
@@ -227,9 +217,27 @@ def settlement_csv(request, code=None, pk=None, year=None, month=None):
             line.received_by_federation,
             line.balance,
         )
-        for row in service.settlement(federation, year, month, club=club)
+        for row in clubs
         for line in row.events
     ]
+    if len(clubs) > 1:
+        total = service.all_clubs(clubs)
+        rows.append(
+            (
+                _("All clubs"),
+                "",
+                "",
+                "",
+                total.players,
+                total.fees,
+                total.to_federation,
+                total.to_organiser,
+                total.room_rent,
+                total.collected_by_club,
+                total.received_by_federation,
+                total.balance,
+            )
+        )
     response = HttpResponse(
         spreadsheet.csv_text(header, rows).encode("utf-8"), content_type="text/csv; charset=utf-8"
     )
