@@ -495,11 +495,16 @@ def upload(
             session.boards = last_board
             session.save(update_fields=["boards"])
             resized = True
-        # A traveller that seats no new pair and leaves the session's shape alone changes its boards only:
+        # An upload that seats no new pair and leaves the session's shape alone changes its boards only:
         # the partial recompute rescores them (the decisions re-applied may touch more boards: all counted).
+        # So does a whole file that brings no new deal (a scoring program sending the session again after
+        # each table's result: the boards whose rows differ; deals would need their hand records).
         changed = None
-        if parsed.only_boards is not None and base is not None and not created and not resized:
-            changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
+        if base is not None and not created and not resized:
+            if parsed.only_boards is not None:
+                changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
+            elif deals == {int(k): v for k, v in (base.deals or {}).items()}:
+                changed = versions.changed_boards(base_rows, rows)
         version = versions.write_version(
             session,
             rows,

@@ -231,10 +231,46 @@ def test_a_traveller_upload_requests_the_partial_recompute_of_its_board(
 
 
 @pytest.mark.django_db
-def test_a_whole_file_requests_the_full_recompute(
+def test_a_whole_file_again_with_one_result_changed_requests_the_partial_recompute_of_that_board(
     event, session, director, django_capture_on_commit_callbacks
 ):
-    text = sample.pbn_text(session, sample.play(session, random.Random(8)))
-    with django_capture_on_commit_callbacks() as callbacks:
+    """A scoring program sends the whole session again after each table's result: only the boards whose
+    rows changed are rescored, and the stored rows are those of the full recompute."""
+    rows = versions.rows_of(versions.latest_version(session))
+    on_board = [r for r in rows if r["board"] == 6]
+    changed = on_board[0]
+    other = next(r for r in on_board if r["score"] != changed["score"])  # another table's (legal) result
+    for name in ("contract", "declarer", "tricks", "score"):
+        changed[name] = other[name]
+    text = sample.pbn_text(session, rows)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         uploads.submit(session, uploads.PBN, user=director, text=text)
+    assert published(callbacks)[0] == ("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, [6]))
+    assert set(
+        BoardScore.objects.filter(session=session).exclude(board=6).values_list("version", flat=True)
+    ) == {versions.latest_version(session).base_id}
+    assert_stamps_truthful(session, rewritten=[6])
+    incremental = stored(event)
+    recompute_event(event.pk, force=True)
+    assert stored(event) == incremental
+
+    # The same file once more: no board changed, the standings are written again from the same scores.
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        uploads.submit(session, uploads.PBN, user=director, text=text)
+    assert published(callbacks)[0] == ("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, []))
+    assert_stamps_truthful(session)
+    incremental = stored(event)
+    recompute_event(event.pk, force=True)
+    assert stored(event) == incremental
+
+
+@pytest.mark.django_db
+def test_a_whole_file_with_new_deals_requests_the_full_recompute(
+    event, session, director, django_capture_on_commit_callbacks
+):
+    """New deals need their hand records, which only the full recompute asks for."""
+    rows = versions.rows_of(versions.latest_version(session))
+    deals = {1: "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"}
+    with django_capture_on_commit_callbacks() as callbacks:
+        uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows, deals))
     assert published(callbacks) == [("bridge.tasks.recompute_pair_results", (event.pk,))]
