@@ -198,9 +198,13 @@ class _Decoder(PBNDecoder):
                 f"{tag.name} row has {len(elements)} values but the table has {width} columns ({names})",
             )
         names, firsts = tag.names()
+        bare = '"' not in curline  # split on blanks: no element holds one to strip
         for start in range(0, len(elements), width):
             row = elements[start : start + width] if start or len(elements) != width else elements
-            folded = {name: row[index].strip() for index, name in firsts}
+            if bare:
+                folded = {name: row[index] for index, name in firsts}
+            else:
+                folded = {name: row[index].strip() for index, name in firsts}
             tag.rows.append(TableRow(self.lineno, dict(zip(names, row, strict=True)), folded))
         return False
 

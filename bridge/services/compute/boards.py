@@ -85,6 +85,10 @@ class _EventReads:
     others: list[tuple]  # the other sessions' SessionStanding rows
     seats: dict[int, _Seat]
     people: _People
+    # pair id -> the session's / the event's standings row as stored (without its stamp), once this state
+    # wrote them: the next rescore writes only the rows that differ (None: not known, all are written)
+    session_rows: dict | None = None
+    event_rows: dict | None = None
 
 
 def recompute_boards(event_id: int, session_id: int, boards) -> dict:
@@ -298,8 +302,14 @@ def _rescore_boards(
     live.event = reads
 
     # Only the rescored boards' rows are written, stamped with this version; the other boards' rows keep the
-    # stamp of the version they were written from, whose results and scores for them are these ones (the
-    # session's stamp, SessionStanding.version, says which version the whole session reflects).
+    # stamp of the version they were written from, whose results and scores for them are these ones. So
+    # with the standings: only the rows that differ from those stored are written (SessionStanding.version,
+    # EventStanding.event_version: the version a row was computed from, whose row it still is).
+    session_now = {row.pair_id: row[:1] + row[2:] for row in session_rows}
+    event_now = {row[1]: row[:2] + row[3:] for row in event_rows}
+    session_changed = _differing(reads.session_rows, session_now)
+    event_changed = _differing(reads.event_rows, event_now)
+    reads.session_rows, reads.event_rows = session_now, event_now
     board_rows = _board_scores(item, score, live.sources, rescored)
     digests = _board_digests(
         _scoring_options(settings), given, {board: live.sources.get(board, []) for board in sorted(rescored)}
@@ -314,8 +324,8 @@ def _rescore_boards(
                 )
                 for model in (BoardScore, ScoredBoard)
             ),
-            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
-            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
+            *_delete(SessionStanding, "session_id", session_id, session_changed),
+            *_delete(EventStanding, "event_id", event_id, event_changed),
         ],
         [
             (BoardScore, BOARD_SCORE_FIELDS, board_rows),
@@ -324,8 +334,16 @@ def _rescore_boards(
                 SCORED_BOARD_FIELDS,
                 [(session_id, board, digest) for board, digest in digests.items()],
             ),
-            (SessionStanding, SESSION_STANDING_FIELDS, session_rows),
-            (EventStanding, EVENT_STANDING_FIELDS, event_rows),
+            (
+                SessionStanding,
+                SESSION_STANDING_FIELDS,
+                [r for r in session_rows if session_changed is None or r.pair_id in session_changed],
+            ),
+            (
+                EventStanding,
+                EVENT_STANDING_FIELDS,
+                [r for r in event_rows if event_changed is None or r[1] in event_changed],
+            ),
         ],
     )
     reason = "appeal" if version.source == VersionedUpload.Source.APPEAL else "correction"
@@ -340,6 +358,25 @@ def _rescore_boards(
         "incremental": True,
         "boards": sorted(rescored),
     }
+
+
+def _differing(stored: dict | None, now: dict) -> set | None:
+    """The pair ids whose row differs from the one stored (or is new, or gone); None: every row."""
+    if stored is None:
+        return None
+    return {pair for pair in stored.keys() | now.keys() if stored.get(pair) != now.get(pair)}
+
+
+def _delete(model, column: str, owner: int, pairs: set | None) -> list[tuple[str, list]]:
+    """The DELETE of the owner's standings rows of `pairs` (None: all of them; empty: none)."""
+    if pairs is None:
+        return [(f"DELETE FROM {_table(model)} WHERE {column} = %s", [owner])]
+    if not pairs:
+        return []
+    marks = ", ".join(["%s"] * len(pairs))
+    return [
+        (f"DELETE FROM {_table(model)} WHERE {column} = %s AND pair_id IN ({marks})", [owner, *sorted(pairs)])
+    ]
 
 
 def _penalties(rows: list[tuple], boards, settings: PairEvent) -> list[Penalty]:
