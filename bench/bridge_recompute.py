@@ -9,7 +9,8 @@
    service layer's share: the in-process recompute (read the version rows, build the engine input, score,
    write the standings).
 2. Latency: a PostgreSQL scratch database, a real Celery worker on Redis; each of N uploads of the 200-pair
-   session (PBN parsed, checked, written as a version) until its standings are stored; p50 / p95.
+   session's whole PBN file, one result changed from the upload before (parsed, checked, written as a
+   version) until its standings are stored; p50 / p95.
 
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CELERY_BROKER_URL=redis://127.0.0.1:6379/13 \
       python bench/bridge_recompute.py [uploads] [--engine-only] [--queries]
@@ -26,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -98,6 +100,27 @@ def portal_session(pairs: int, title: str):
     return event, session, text, user
 
 
+@contextmanager
+def copies_counted():
+    """Counts the COPY streams while it lasts: results.bulk.insert_rows, however the code reaches it
+    (bridge.services.bulk re-exports it; results.bulk.write_all calls it)."""
+    from bridge.services import bulk
+    from results import bulk as shared
+
+    original = shared.insert_rows
+    count = {"n": 0}
+
+    def counted(*args, **kwargs):
+        count["n"] += 1
+        return original(*args, **kwargs)
+
+    bulk.insert_rows = shared.insert_rows = counted
+    try:
+        yield count
+    finally:
+        bulk.insert_rows = shared.insert_rows = original
+
+
 RECOMPUTES = 9  # in-process recomputes per field size, each beside a run of the database lower bound
 
 
@@ -149,14 +172,14 @@ def service_overhead(pairs: int):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from bridge.services import bulk, compute, uploads
+    from bridge.services import compute, uploads
     from results.models import VersionedUpload
 
     event, session, text, user = portal_session(pairs, f"Bench {pairs} in-process")
     uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
     compute.recompute_event(event.pk, force=True)  # warm: the first run pays for imports and plans
-    spent = {"engine": 0.0, "copies": 0}
-    original, original_insert = compute.event.score_session, bulk.insert_rows
+    spent = {"engine": 0.0}
+    original = compute.event.score_session
 
     def timed(*args, **kwargs):
         start = time.perf_counter()
@@ -165,19 +188,13 @@ def service_overhead(pairs: int):
         finally:
             spent["engine"] += time.perf_counter() - start
 
-    def counted(*args, **kwargs):
-        spent["copies"] += 1
-        return original_insert(*args, **kwargs)
-
     lower = lower_bound(event, session)
     runs = []
     compute.event.score_session = timed
     try:
-        bulk.insert_rows = counted
-        with CaptureQueriesContext(connection) as queries:
+        with copies_counted() as copies, CaptureQueriesContext(connection) as queries:
             compute.recompute_event(event.pk, force=True)
-        bulk.insert_rows = original_insert
-        counts = (len(queries), spent["copies"])
+        counts = (len(queries), copies["n"])
         rng = random.Random(pairs)
         for _ in range(RECOMPUTES):
             bound = lower.run()
@@ -192,7 +209,6 @@ def service_overhead(pairs: int):
             runs.append((forced, engine, bound, time.perf_counter() - start))
     finally:
         compute.event.score_session = original
-        bulk.insert_rows = original_insert
         lower.close()
     return runs, counts, (event, session, user)
 
@@ -235,7 +251,7 @@ def incremental(event, session, user, rng: random.Random):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from bridge.services import bulk, compute
+    from bridge.services import compute
 
     def change():
         return new_version(session, user, rng)
@@ -244,21 +260,10 @@ def incremental(event, session, user, rng: random.Random):
     first = time.perf_counter()
     compute.recompute_boards(event.pk, session.pk, [change()])  # this worker's first: reads the session
     first = time.perf_counter() - first
-    copies = {"n": 0}
-    original = bulk.insert_rows
-
-    def counted(*args, **kwargs):
-        copies["n"] += 1
-        return original(*args, **kwargs)
-
-    bulk.insert_rows = counted
-    try:
-        board = change()
-        with CaptureQueriesContext(connection) as queries:
-            summary = compute.recompute_boards(event.pk, session.pk, [board])
-        assert summary["incremental"], summary
-    finally:
-        bulk.insert_rows = original
+    board = change()
+    with copies_counted() as copies, CaptureQueriesContext(connection) as queries:
+        summary = compute.recompute_boards(event.pk, session.pk, [board])
+    assert summary["incremental"], summary
     times = []
     for _ in range(CHANGES):
         board = change()
@@ -279,7 +284,7 @@ def upload_profile(event, session, user, show=False):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from bridge.services import bulk, uploads, versions
+    from bridge.services import uploads, versions
     from demo import bridge_sample as sample
 
     text = sample.pbn_text(session, sample.play(session, random.Random(7)))
@@ -297,13 +302,6 @@ def upload_profile(event, session, user, show=False):
         uploads.parse_pbn(text)
         parse.append(time.process_time() - start)
     out["PBN parse alone, CPU"] = (statistics.median(parse), 0, 0)
-    original = bulk.insert_rows
-    copies = {"n": 0}
-
-    def counted(*args, **kwargs):
-        copies["n"] += 1
-        return original(*args, **kwargs)
-
     for name, make in (("traveller", traveller), ("PBN", lambda: dict(kind=uploads.PBN, text=text))):
         times = []
         for _ in range(UPLOAD_RUNS):
@@ -311,14 +309,9 @@ def upload_profile(event, session, user, show=False):
             start = time.perf_counter()
             uploads.submit(session, user=user, **kwargs)
             times.append(time.perf_counter() - start)
-        copies["n"] = 0
-        bulk.insert_rows = counted
-        try:
-            kwargs = make()
-            with CaptureQueriesContext(connection) as queries:
-                uploads.submit(session, user=user, **kwargs)
-        finally:
-            bulk.insert_rows = original
+        kwargs = make()
+        with copies_counted() as copies, CaptureQueriesContext(connection) as queries:
+            uploads.submit(session, user=user, **kwargs)
         if show:
             print(f"  queries of one {name} upload:")
             for q in queries.captured_queries:
@@ -329,10 +322,22 @@ def upload_profile(event, session, user, show=False):
 
 def celery_latency(uploads_count: int):
     from bridge.services import SCOPE, uploads
+    from demo import bridge_sample as sample
     from results.models import VersionedUpload
     from results.services import state_of
 
     event, session, text, user = portal_session(200, "Bench 200 through Celery")
+    # What a scoring program sends during play: the whole session's file again after each table's result,
+    # here with one result changed each time (another table's result on the same board: a legal score);
+    # written before the clock starts.
+    rows = sample.play(session, random.Random(200))
+    rng, texts = random.Random(17), []
+    for _ in range(uploads_count + 1):
+        texts.append(sample.pbn_text(session, rows))
+        row = rng.choice(rows)
+        other = rng.choice([r for r in rows if r["board"] == row["board"]])
+        for name in ("contract", "declarer", "tricks", "score", "artificial"):
+            row[name] = other[name]
     env = {**os.environ, "DATABASE_URL": _scratch_url(), "CELERY_BROKER_URL": BROKER}
     import redis
 
@@ -361,7 +366,9 @@ def celery_latency(uploads_count: int):
     try:
         for attempt in range(uploads_count + 1):
             start = time.perf_counter()
-            uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
+            uploads.upload(
+                session, uploads.parse_pbn(texts[attempt]), source=VersionedUpload.Source.PBN, user=user
+            )
             written = time.perf_counter()
             deadline = start + 120
             while state_of(event.pk, SCOPE).processing:

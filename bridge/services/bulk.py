@@ -1,5 +1,5 @@
 """The bulk row writers, shared by every result pipeline (results.bulk)."""
 
-from results.bulk import execute_all, insert_rows
+from results.bulk import execute_all, insert_rows, write_all
 
-__all__ = ["execute_all", "insert_rows"]
+__all__ = ["execute_all", "insert_rows", "write_all"]

@@ -6,9 +6,11 @@ final once every session that has results is published; until then the source ha
 
 from fractions import Fraction
 
+from django.db.models import Exists, OuterRef
+
 from rankings.sources import EventResult, FinalPlacing, PlayerShare, event_facts, register_source
 
-from ..models import EventStanding, PairSession
+from ..models import EventStanding, PairSession, ResultVersion
 
 
 def register() -> None:
@@ -19,9 +21,12 @@ def bridge_pair_result(event):
     """rankings source: fn(event) -> EventResult | None (None for other formats or while not final)."""
     if event.format != "pairs":
         return None
-    sessions = list(PairSession.objects.filter(event=event).prefetch_related("versions"))
-    with_results = [s for s in sessions if s.versions.all()]
-    if not with_results or any(s.published_at is None for s in with_results):
+    # Which sessions have results, without reading their versions (each holds its uploaded file).
+    has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
+    published = list(
+        PairSession.objects.filter(event=event).filter(has_results).values_list("published_at", flat=True)
+    )
+    if not published or any(at is None for at in published):
         return None
     standings = list(
         EventStanding.objects.filter(event=event).select_related("pair").order_by("field", "order")

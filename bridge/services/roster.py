@@ -253,9 +253,20 @@ def record_exclusion(session: PairSession, pair, user, scope, boards, reason, co
 
 def exclusions_of(event_id) -> list[exclusion_rule.Exclusion]:
     """The event's measures as the engine reads them (event pair ids, session numbers)."""
-    return [
-        exclusion_rule.Exclusion(pair_id, scope, number, frozenset(boards))
-        for pair_id, scope, number, boards in Exclusion.objects.filter(pair__event_id=event_id)
+    return exclusions_from(exclusion_queryset(event_id))
+
+
+def exclusion_queryset(event_id):
+    """The rows `exclusions_from` reads (for a recompute that reads them with others in one round trip)."""
+    return (
+        Exclusion.objects.filter(pair__event_id=event_id)
         .order_by("pk")
         .values_list("pair_id", "scope", "session__number", "boards")
+    )
+
+
+def exclusions_from(rows) -> list[exclusion_rule.Exclusion]:
+    return [
+        exclusion_rule.Exclusion(pair_id, scope, number, frozenset(boards))
+        for pair_id, scope, number, boards in rows
     ]

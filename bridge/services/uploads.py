@@ -12,6 +12,7 @@ touches waits for the director's keep / re-confirm / set aside.
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -34,8 +35,9 @@ SOURCE_OF = {PBN: Source.PBN, USEBIO: Source.USEBIO, CSV: Source.CSV, FORM: Sour
 _LABEL = re.compile(r"^([A-Za-z]{0,2})(\d{1,4})$")
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
+    """One result of an upload (a tuple: a session's file makes thousands, built fast)."""
+
     board: int
     ns: str
     ew: str
@@ -357,39 +359,57 @@ def _resolve(session: PairSession, parsed: Parsed):
     tables = _tables(seating.sections.values()) if generated else {}
     seen: dict[tuple[int, object], str] = {}
     out = []
-    for row in parsed.rows:
-        pairs = []
-        for label, side in ((row.ns, "NS"), (row.ew, "EW")):
+    # (label, side) -> (the pair, its key, its section's letter) or None: worked out once per label, as a
+    # session's file names each pair on every board it plays
+    known: dict[tuple[str, str], tuple | None] = {}
+
+    def lookup(label: str, side: str):
+        found = known.get((label, side), known)
+        if found is known:
             pair = plan.get((label, side)) if plan else seating.find(label, side)
             if pair is None:
-                errors.append(
-                    _("%(where)s: pair %(pair)s (%(side)s) is not seated in this session")
-                    % {"where": row.where, "pair": label, "side": side}
-                )
-            pairs.append(pair)
-        if None in pairs:
+                found = None
+            elif isinstance(pair, tuple):
+                found = (pair, pair, None)
+            else:
+                found = (pair, pair.pk, pair.section.letter)
+            known[(label, side)] = found
+        return found
+
+    last = session.boards if generated else 0
+    for row in parsed.rows:
+        ns_found, ew_found = lookup(row.ns, "NS"), lookup(row.ew, "EW")
+        if ns_found is None or ew_found is None:
+            for found, label, side in ((ns_found, row.ns, "NS"), (ew_found, row.ew, "EW")):
+                if found is None:
+                    errors.append(
+                        _("%(where)s: pair %(pair)s (%(side)s) is not seated in this session")
+                        % {"where": row.where, "pair": label, "side": side}
+                    )
             continue
-        if generated and session.boards and row.board > session.boards:
+        board = row.board
+        if last and board > last:
             errors.append(
                 _("%(where)s: board %(board)s is not in play in this session (boards 1-%(last)s)")
-                % {"where": row.where, "board": row.board, "last": session.boards}
+                % {"where": row.where, "board": board, "last": last}
             )
             continue
-        ns, ew = pairs
-        if ns == ew:
+        (ns, ns_key, letter), (ew, ew_key, _letter) = ns_found, ew_found
+        if ns_key == ew_key:
             errors.append(_("%(where)s: a pair cannot play against itself") % {"where": row.where})
             continue
-        for pair, label in ((ns, row.ns), (ew, row.ew)):
-            key = (row.board, pair if isinstance(pair, tuple) else pair.pk)
-            if key in seen:
+        for key, label in (((board, ns_key), row.ns), ((board, ew_key), row.ew)):
+            first = seen.get(key)
+            if first is not None:
                 errors.append(
                     _("%(where)s: pair %(pair)s already has a result on board %(board)s (%(first)s)")
-                    % {"where": row.where, "pair": label, "board": row.board, "first": seen[key]}
+                    % {"where": row.where, "pair": label, "board": board, "first": first}
                 )
-            seen.setdefault(key, row.where)
+            else:
+                seen[key] = row.where
         table = row.table
         if table is None and not plan:
-            table = tables.get((row.board, ns.section.letter, ns.number, ew.number))
+            table = tables.get((board, letter, ns.number, ew.number))
         out.append((row, ns, ew, table))
     return out, plan, errors, list(seating.sections.values())
 
@@ -486,11 +506,16 @@ def upload(
             session.boards = last_board
             session.save(update_fields=["boards"])
             resized = True
-        # A traveller that seats no new pair and leaves the session's shape alone changes its boards only:
+        # An upload that seats no new pair and leaves the session's shape alone changes its boards only:
         # the partial recompute rescores them (the decisions re-applied may touch more boards: all counted).
+        # So does a whole file that brings no new deal (a scoring program sending the session again after
+        # each table's result: the boards whose rows differ; deals would need their hand records).
         changed = None
-        if parsed.only_boards is not None and base is not None and not created and not resized:
-            changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
+        if base is not None and not created and not resized:
+            if parsed.only_boards is not None:
+                changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
+            elif deals == {int(k): v for k, v in (base.deals or {}).items()}:
+                changed = versions.changed_boards(base_rows, rows)
         version = versions.write_version(
             session,
             rows,

@@ -106,10 +106,21 @@ def write_version(
         base=base,
         event_version=event_version,
     )
+    texts = [field in _TEXT_FIELDS for field in ROW_FIELDS]
+    pk = version.pk
     bulk.insert_rows(
         BoardResult,
         ("version",) + ROW_FIELDS,
-        ((version.pk, *clean_row(row).values()) for row in rows),
+        (
+            (
+                pk,
+                *[
+                    (value or "") if text else value
+                    for value, text in zip(map(row.get, ROW_FIELDS), texts, strict=True)
+                ],
+            )
+            for row in rows
+        ),
     )
     ResultPenalty.objects.bulk_create(
         [
@@ -143,13 +154,15 @@ def changed_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
     """The boards whose rows (dicts of ROW_FIELDS) differ between the version before and the new one, in
     the order written; a board told changed that is not costs a rescore of it, never a wrong standing."""
 
-    def fields(row):  # an upload's rows may lack the deal group (VSz 27): missing is none
-        return tuple(row.get(f) for f in ROW_FIELDS)
-
-    def by_board(items):
+    def by_board(items):  # an upload's rows may lack the deal group (VSz 27): missing is none
         out: dict[int, list] = {}
         for row in items:
-            out.setdefault(row["board"], []).append(fields(row))
+            values = tuple(map(row.get, ROW_FIELDS))
+            board = out.get(values[0])
+            if board is None:
+                out[values[0]] = [values]
+            else:
+                board.append(values)
         return out
 
     before, after = by_board(base_rows), by_board(rows)

@@ -44,8 +44,10 @@ def session(event, director):
 
 
 def stored(event):
-    """Every stored column of every standings row but its id (and a BoardScore's version stamp, which a
-    one-board rescore leaves on the boards it did not rewrite: see `assert_stamps_truthful`)."""
+    """Every stored column of every standings row but its id and its version stamp (a one-board rescore
+    leaves the stamp of the version a row was computed from on the BoardScore rows of the boards it did not
+    rewrite and on the SessionStanding / EventStanding rows that did not change: see
+    `assert_stamps_truthful`)."""
 
     def rows(model, *left_out, **where):
         names = [f.attname for f in model._meta.concrete_fields if f.attname not in ("id", *left_out)]
@@ -53,19 +55,28 @@ def stored(event):
 
     return (
         rows(BoardScore, "version_id", session__event=event),
-        rows(SessionStanding, session__event=event),
-        rows(EventStanding, event=event),
+        rows(SessionStanding, "version_id", session__event=event),
+        rows(EventStanding, "event_version", event=event),
     )
 
 
-def assert_stamps_truthful(session, rewritten=()):
-    """Every BoardScore row's version is one of the session's versions up to the session's stamp
-    (SessionStanding.version, the latest), and the board's results in it are those of the latest version:
-    the row is what that version computed and is still right. The boards `rewritten` carry the latest."""
+def assert_stamps_truthful(session, rewritten=(), standings_rewritten=False):
+    """Every BoardScore row's version is one of the session's versions up to the latest, and the board's
+    results in it are those of the latest version: the row is what that version computed and is still
+    right (that the rows are right: `stored` equal to the full recompute's). The boards `rewritten` carry
+    the latest. Every standings row's stamp is a version up to the latest (the session's, the event's):
+    the latest on all of them when `standings_rewritten` (the full recompute)."""
     latest = versions.latest_version(session)
-    assert set(SessionStanding.objects.filter(session=session).values_list("version_id", flat=True)) == {
-        latest.pk
-    }
+    found = set(SessionStanding.objects.filter(session=session).values_list("version_id", flat=True))
+    numbers = dict(ResultVersion.objects.filter(session=session).values_list("pk", "number"))
+    assert found and all(numbers[pk] <= latest.number for pk in found), found
+    event_versions = set(
+        EventStanding.objects.filter(event_id=session.event_id).values_list("event_version", flat=True)
+    )
+    assert max(event_versions) <= latest.event_version, event_versions
+    if standings_rewritten:
+        assert found == {latest.pk}
+        assert event_versions == {latest.event_version}
     now = defaultdict(list)
     for row in versions.rows_of(latest):
         now[row["board"]].append(row)
@@ -198,7 +209,8 @@ def test_any_sequence_of_single_result_changes_stores_the_full_recompute_rows(ev
             compute.boards._LIVE.clear()  # sometimes the next change reaches a worker that has no state
         recompute_event(event.pk, force=True)
         assert stored(event) == incremental
-        assert_stamps_truthful(session, rewritten=boards)  # the full recompute stamps every row
+        # the full recompute stamps every row
+        assert_stamps_truthful(session, rewritten=boards, standings_rewritten=True)
 
 
 def published(callbacks):
@@ -231,10 +243,54 @@ def test_a_traveller_upload_requests_the_partial_recompute_of_its_board(
 
 
 @pytest.mark.django_db
-def test_a_whole_file_requests_the_full_recompute(
+def test_a_whole_file_again_with_one_result_changed_requests_the_partial_recompute_of_that_board(
     event, session, director, django_capture_on_commit_callbacks
 ):
-    text = sample.pbn_text(session, sample.play(session, random.Random(8)))
-    with django_capture_on_commit_callbacks() as callbacks:
+    """A scoring program sends the whole session again after each table's result: only the boards whose
+    rows changed are rescored, and the stored rows are those of the full recompute."""
+    rows = versions.rows_of(versions.latest_version(session))
+    on_board = [r for r in rows if r["board"] == 6]
+    changed = on_board[0]
+    other = next(r for r in on_board if r["score"] != changed["score"])  # another table's (legal) result
+    for name in ("contract", "declarer", "tricks", "score"):
+        changed[name] = other[name]
+    text = sample.pbn_text(session, rows)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         uploads.submit(session, uploads.PBN, user=director, text=text)
+    assert published(callbacks)[0] == ("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, [6]))
+    assert set(
+        BoardScore.objects.filter(session=session).exclude(board=6).values_list("version", flat=True)
+    ) == {versions.latest_version(session).base_id}
+    assert_stamps_truthful(session, rewritten=[6])
+    incremental = stored(event)
+    recompute_event(event.pk, force=True)
+    assert stored(event) == incremental
+
+    # The same file once more: no board changed, the standings are written again from the same scores.
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        uploads.submit(session, uploads.PBN, user=director, text=text)
+    assert published(callbacks)[0] == ("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, []))
+    assert_stamps_truthful(session)
+    # nothing differs: no standings row was rewritten (each keeps the version it was computed from)
+    before = versions.latest_version(session).base
+    assert set(SessionStanding.objects.filter(session=session).values_list("version_id", flat=True)) == {
+        before.pk
+    }
+    assert set(EventStanding.objects.filter(event=event).values_list("event_version", flat=True)) == {
+        before.event_version
+    }
+    incremental = stored(event)
+    recompute_event(event.pk, force=True)
+    assert stored(event) == incremental
+
+
+@pytest.mark.django_db
+def test_a_whole_file_with_new_deals_requests_the_full_recompute(
+    event, session, director, django_capture_on_commit_callbacks
+):
+    """New deals need their hand records, which only the full recompute asks for."""
+    rows = versions.rows_of(versions.latest_version(session))
+    deals = {1: "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"}
+    with django_capture_on_commit_callbacks() as callbacks:
+        uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows, deals))
     assert published(callbacks) == [("bridge.tasks.recompute_pair_results", (event.pk,))]

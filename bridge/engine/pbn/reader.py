@@ -113,6 +113,8 @@ def _unescape(text: str) -> str:
 
 
 def _elements(line: str, lineno: int) -> list[str]:
+    if '"' not in line and ";" not in line:  # a row of bare tokens (the usual): what the pattern finds
+        return line.split()
     elements = []
     for match in _ELEMENT.finditer(line):
         quoted, plain = match.groups()
@@ -173,12 +175,13 @@ class _Decoder(PBNDecoder):
         self.tag_objects[name.lower()] = Tag(name, value, self.lineno, columns)
 
     def _parse_conttable(self, curline: str) -> bool:
-        if PBN_SYNTAX.tagpair.match(curline) or curline == "":
+        # A table row is the commonest line of a session's file: the tag-pair pattern only for a "[".
+        if not curline or (curline[0] == "[" and PBN_SYNTAX.tagpair.match(curline)):
             self.state = PBNDecoder.State.NONE
             return True
-        if curline.startswith("["):
+        if curline[0] == "[":
             raise PbnError(self.lineno, f'malformed tag pair {curline!r}: expected [Name "value"]')
-        if curline.startswith("{"):
+        if curline[0] == "{":
             if curline.endswith("}"):
                 return False
             raise PbnError(self.lineno, "a { comment inside a table must close on the same line")
@@ -195,9 +198,13 @@ class _Decoder(PBNDecoder):
                 f"{tag.name} row has {len(elements)} values but the table has {width} columns ({names})",
             )
         names, firsts = tag.names()
+        bare = '"' not in curline  # split on blanks: no element holds one to strip
         for start in range(0, len(elements), width):
-            row = elements[start : start + width]
-            folded = {name: row[index].strip() for index, name in firsts}
+            row = elements[start : start + width] if start or len(elements) != width else elements
+            if bare:
+                folded = {name: row[index] for index, name in firsts}
+            else:
+                folded = {name: row[index].strip() for index, name in firsts}
             tag.rows.append(TableRow(self.lineno, dict(zip(names, row, strict=True)), folded))
         return False
 
@@ -347,6 +354,15 @@ def _has_column(table: Tag, column: str) -> bool:
     return any(c.name.lower() == column.lower() for c in table.columns or ())
 
 
+# The number columns of a ScoreTable: (column, its lower-case name, the ResultRecord attribute).
+_DECIMAL_COLUMNS = tuple(
+    (column, column.lower(), column.lower().replace("percentage", "pct"))
+    for column in (
+        "MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW", "IMP_NS", "IMP_EW", "Penalty_NS", "Penalty_EW"
+    )
+)  # fmt: skip
+
+
 def _results(
     table: Tag, board: int, vulnerability: str, warnings: list[PbnWarning] | None = None
 ) -> tuple[list[ResultRecord], list[ResultRecord]]:
@@ -357,12 +373,18 @@ def _results(
     if not any(_has_column(table, column) for column in scored_by):
         raise PbnError(table.line, "ScoreTable needs Score_NS (or Score_EW) or Contract, Declarer and Result")
     vul_ns, vul_ew = vulnerable_sides(vulnerability)
+    # Worked out once per table, not once per row: which number columns it has, and each distinct
+    # (contract, declarer, result) read and scored once on the board (a refusal is never kept: the row
+    # that meets it again is read again and refused with its own line).
+    present = {name for _index, name in table.names()[1]}
+    numbers = tuple(entry for entry in _DECIMAL_COLUMNS if entry[1] in present)
+    played: dict[tuple, tuple] = {}
     # A Mitchell may number both directions 1..n, so "1" NS and "1" EW on one board are two pairs;
     # the same number twice in one direction is a mistake.
     seen: dict[tuple[str, str], int] = {}
     results, absent = [], []
     for row in table.rows:
-        result = _result(row, board, vul_ns, vul_ew, warnings)
+        result = _result(row, board, vul_ns, vul_ew, warnings, numbers, played)
         if result.ns is None or result.ew is None:
             absent.append(result)
             continue
@@ -378,30 +400,61 @@ def _results(
 
 
 def _result(
-    row: TableRow, board: int, vul_ns: bool, vul_ew: bool, warnings: list[PbnWarning] | None = None
+    row: TableRow,
+    board: int,
+    vul_ns: bool,
+    vul_ew: bool,
+    warnings: list[PbnWarning] | None = None,
+    numbers=tuple(_DECIMAL_COLUMNS),
+    played: dict | None = None,
 ) -> ResultRecord:
-    ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
-    raw_ns, raw_ew = _cell(row, "Score_NS"), _cell(row, "Score_EW")
+    """One ScoreTable row, checked. `numbers`: the _DECIMAL_COLUMNS entries of the columns the table has;
+    `played`: the board's (contract, declarer, result) -> (contract, declarer, tricks, score) read so far."""
+    cells = row.folded
+    ns, ew = cells.get("pairid_ns"), cells.get("pairid_ew")
+    ns, ew = None if ns in _ABSENT else ns, None if ew in _ABSENT else ew
+    raw_ns, raw_ew = cells.get("score_ns"), cells.get("score_ew")
+    raw_ns, raw_ew = None if raw_ns in _ABSENT else raw_ns, None if raw_ew in _ABSENT else raw_ew
     artificial = (raw_ns or "").startswith("^") or (raw_ew or "").startswith("^")
     # '-' for one side: an artificial score against an absent pair (nobody sat there).
     if (ns is None and ew is None) or ((ns is None or ew is None) and not artificial):
         raise PbnError(row.line, "a ScoreTable row needs both PairId_NS and PairId_EW")
-    section = _cell(row, "Section")
-    if section is not None:
+    section = cells.get("section")
+    if section is not None and section not in _ABSENT:
         # Sections scored as one field: "A" 1 and "B" 1 are different pairs, named A1 and B1.
         ns, ew = (pair if pair is None or pair.startswith(section) else section + pair for pair in (ns, ew))
-    result = ResultRecord(ns, ew, lead=_cell(row, "Lead"), line=row.line)
-    for column in (
-        "MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW", "IMP_NS", "IMP_EW", "Penalty_NS", "Penalty_EW"
-    ):  # fmt: skip
-        attribute = column.lower().replace("percentage", "pct")
-        setattr(result, attribute, _decimal(row, column))
+    lead = cells.get("lead")
+    result = ResultRecord(ns, ew, lead=None if lead in _ABSENT else lead, line=row.line)
+    for column, name, attribute in numbers:
+        raw = cells.get(name)
+        if raw is not None and raw not in _ABSENT:
+            setattr(result, attribute, _number(row, column, raw))
 
     if artificial:
         result.artificial = str(_artificial(row, board, raw_ns, raw_ew))
         return result
 
     score = _score(row, raw_ns, raw_ew)
+    key = (cells.get("contract"), cells.get("declarer"), cells.get("result"))
+    known = played.get(key) if played is not None else None
+    if known is not None:
+        result.contract, result.declarer, result.tricks, contract_score_ = known
+        if contract_score_ is not None:
+            if score is not None and score != contract_score_:
+                raise PbnError(
+                    row.line,
+                    f"board {board}: score {score} does not match {result.contract} by {result.declarer} "
+                    f"taking {result.tricks} tricks ({contract_score_})",
+                )
+            score = contract_score_
+        if score is None:
+            raise PbnError(
+                row.line, f"board {board}: the row has neither a score nor a contract with a result"
+            )
+        if not is_possible_score(score, vul_ns, vul_ew):
+            _illegal(row, board, score, vul_ns, vul_ew)
+        result.score_ns = score
+        return result
     try:
         result.contract, result.declarer, result.tricks = _played(row, board)
     except PbnError as error:
@@ -412,27 +465,33 @@ def _result(
         )
         result.score_ns = score
         return result
+    by_contract = None
     if result.contract is not None and (result.tricks is not None or result.contract == "Pass"):
-        played = _contract_score(row, result, vul_ns, vul_ew)
-        if score is not None and score != played:
+        by_contract = _contract_score(row, result, vul_ns, vul_ew)
+        if score is not None and score != by_contract:
             raise PbnError(
                 row.line,
                 f"board {board}: score {score} does not match {result.contract} by {result.declarer} "
-                f"taking {result.tricks} tricks ({played})",
+                f"taking {result.tricks} tricks ({by_contract})",
             )
-        score = played
+        score = by_contract
+    if played is not None:
+        played[key] = (result.contract, result.declarer, result.tricks, by_contract)
     if score is None:
         raise PbnError(row.line, f"board {board}: the row has neither a score nor a contract with a result")
     if not is_possible_score(score, vul_ns, vul_ew):
-        vulnerable = {(False, False): "nobody", (True, False): "NS", (False, True): "EW"}.get(
-            (vul_ns, vul_ew), "all"
-        )
-        raise PbnError(
-            row.line,
-            f"board {board}: illegal score {score}: no contract scores that ({vulnerable} vulnerable)",
-        )
+        _illegal(row, board, score, vul_ns, vul_ew)
     result.score_ns = score
     return result
+
+
+def _illegal(row: TableRow, board: int, score: int, vul_ns: bool, vul_ew: bool):
+    vulnerable = {(False, False): "nobody", (True, False): "NS", (False, True): "EW"}.get(
+        (vul_ns, vul_ew), "all"
+    )
+    raise PbnError(
+        row.line, f"board {board}: illegal score {score}: no contract scores that ({vulnerable} vulnerable)"
+    )
 
 
 def _artificial(row: TableRow, board: int, raw_ns: str | None, raw_ew: str | None) -> ArtificialScore:
@@ -488,6 +547,22 @@ def _contract_score(row: TableRow, result: ResultRecord, vul_ns: bool, vul_ew: b
     if result.declarer is None:
         raise PbnError(row.line, f"contract {result.contract} needs a Declarer to be scored")
     return contract_score(result.contract, result.declarer, result.tricks, vul_ns, vul_ew)
+
+
+_NUMBERS: dict[str, Decimal] = {}  # element -> its Decimal: a session's file repeats the same few hundred
+
+
+def _number(row: TableRow, column: str, raw: str) -> Decimal:
+    """A number element (not absent) as a Decimal; a refusal names the column and the line."""
+    found = _NUMBERS.get(raw)
+    if found is None:
+        try:
+            found = Decimal(raw.lstrip("^"))
+        except InvalidOperation:
+            raise PbnError(row.line, f"{column} {raw!r} is not a number")
+        if len(_NUMBERS) < 100_000:
+            _NUMBERS[raw] = found
+    return found
 
 
 def _decimal(row: TableRow, column: str) -> Decimal | None:

@@ -4,6 +4,8 @@
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef, Subquery
+
 from bridge.engine.scoring.adjusted import ArtificialScore, Penalty
 from bridge.engine.scoring.incremental import LiveSession
 from bridge.engine.scoring.session import Entry, Method
@@ -26,7 +28,20 @@ from ...models import (
     Withdrawal,
 )
 from .. import SCOPE, bulk, versions
-from .common import ARTIFICIAL, BOARD, EW, GROUP, NS, SCORE, ScoringError, _Seat, _Session, _table, _Version
+from .common import (
+    ARTIFICIAL,
+    BOARD,
+    EW,
+    GROUP,
+    NS,
+    SCORE,
+    ScoringError,
+    _read_all,
+    _Seat,
+    _Session,
+    _table,
+    _Version,
+)
 from .event import _recompute, _tell_rankings
 from .standings import (
     BOARD_SCORE_FIELDS,
@@ -38,6 +53,7 @@ from .standings import (
     _event_standings,
     _People,
     _people,
+    _people_queries,
     _scoring_options,
     _session_standings,
     _Standing,
@@ -69,6 +85,10 @@ class _EventReads:
     others: list[tuple]  # the other sessions' SessionStanding rows
     seats: dict[int, _Seat]
     people: _People
+    # pair id -> the session's / the event's standings row as stored (without its stamp), once this state
+    # wrote them: the next rescore writes only the rows that differ (None: not known, all are written)
+    session_rows: dict | None = None
+    event_rows: dict | None = None
 
 
 def recompute_boards(event_id: int, session_id: int, boards) -> dict:
@@ -89,7 +109,7 @@ def recompute_boards(event_id: int, session_id: int, boards) -> dict:
             )
         if summary is None:
             summary = {**_recompute(event_id, state.latest_version), "incremental": False}
-        _tell_rankings(event_id, summary.pop("reason"))
+        _tell_rankings(event_id, summary.pop("reason"), summary.pop("final"))
     return summary
 
 
@@ -110,95 +130,127 @@ def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
     return out
 
 
-def _event_reads(event_id, session_id, base_id, settings, computed_version) -> _EventReads | None:
-    """The rest of the event, read; None when the stored rows are not those of the version before, or the
-    whole event must be recomputed (a withdrawal or an exclusion; an announced tie-break or a substitute in another session
-    with results)."""
-    stored = SessionStanding.objects.filter(session_id=session_id).values_list("version_id", flat=True)[:1]
-    if list(stored) != [base_id] or Withdrawal.objects.filter(pair__event_id=event_id).exists():
-        return None
-    if Exclusion.objects.filter(pair__event_id=event_id).exists():  # VSz 23: scored by the full recompute
-        return None
+def _event_reads(event_id, session_id, settings, computed_version) -> _EventReads | None:
+    """The rest of the event, read (two round trips); None when the whole event must be recomputed (a
+    withdrawal or an exclusion; an announced tie-break or a substitute in another session with results)."""
     sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
-    others = list(
-        SessionStanding.objects.filter(session__event_id=event_id)
-        .exclude(session_id=session_id)
-        .values_list(*SESSION_STANDING_FIELDS)
+    withdrawn, excluded, others, pair_rows, substitution_rows, seat_rows = _read_all(
+        [
+            Withdrawal.objects.filter(pair__event_id=event_id).values_list("pk")[:1],
+            Exclusion.objects.filter(pair__event_id=event_id).values_list("pk")[:1],  # VSz 23: full recompute
+            SessionStanding.objects.filter(session__event_id=event_id)
+            .exclude(session_id=session_id)
+            .values_list(*SESSION_STANDING_FIELDS),
+            *_people_queries(event_id),
+            SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+                "pk", "section_id", "pair_id", "number", "section__session_id"
+            ),
+        ]
     )
-    people = _people(event_id)
+    if withdrawn or excluded:
+        return None
+    people = _people(event_id, [pair_rows, substitution_rows])
     if others and (
         settings.tie_break != TieBreak.SHARED or any(sub[0] != session_id for sub in people.substitutions)
     ):
         return None
-    seats = {
-        pk: _Seat(*rest)
-        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
-            "pk", "section_id", "pair_id", "number", "section__session_id"
-        )
-    }
+    seats = {pk: _Seat(*rest) for pk, *rest in seat_rows}
     return _EventReads(computed_version, sessions, others, seats, people)
 
 
 def _rescore_boards(
     event_id: int, session_id: int, boards: set[int], event_version: int, computed_version: int
 ) -> dict | None:
-    """None when the whole event must be recomputed instead."""
-    settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
-    latest = (
-        ResultVersion.objects.filter(session_id=session_id)
-        .order_by("-number")
-        .values_list(
-            "pk", "session_id", "number", "source", "uploaded_at", "deals", "base_id", "event_version"
-        )
-        .first()
+    """None when the whole event must be recomputed instead.
+
+    What changes between two results is read in one round trip (the settings, the new version, its
+    penalties and the changed boards' rows, whether a session with results is unpublished) and written in
+    another; the rest of the event is kept with the session's engine state while the event's stamp is the
+    one this state wrote."""
+    versions_of = ResultVersion.objects.filter(session_id=session_id).order_by("-number")
+    newest = Subquery(versions_of.values("pk")[:1])
+    has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
+    found, latest, penalty_rows, rows, unpublished = _read_all(
+        [
+            PairEvent.objects.filter(event_id=event_id).values_list(
+                "method", "scale", "rounding", "tie_break"
+            )[:1],
+            versions_of.values_list(
+                "pk",
+                "session_id",
+                "number",
+                "source",
+                "uploaded_at",
+                "base_id",
+                "event_version",
+                "base__number",
+            )[:1],
+            ResultPenalty.objects.filter(version_id=newest)
+            .order_by("pk")
+            .values_list(*versions.PENALTY_FIELDS),
+            BoardResult.objects.filter(version_id=newest, board__in=sorted(boards))
+            .order_by("board", "table", "pk")
+            .values_list(*versions.ROW_FIELDS),
+            PairSession.objects.filter(event_id=event_id, published_at__isnull=True)
+            .filter(has_results)
+            .values_list("pk")[:1],
+        ]
     )
-    if latest is None or latest[-1] != event_version or latest[-2] is None:
+    if found:
+        method, scale, rounding, tie_break = found[0]
+        settings = PairEvent(
+            event_id=event_id, method=method, scale=scale, rounding=rounding, tie_break=tie_break
+        )
+    else:
+        settings = PairEvent(event_id=event_id)
+    # The stored rows are those of the version before when the stamp is one behind (recompute_boards) and
+    # the new version is the event's newest, built on the session's version before it.
+    if not latest:
         return None
-    version, base_id = _Version(*latest[:6]), latest[-2]
+    pk, _session, number, source, uploaded_at, base_id, newest_event_version, base_number = latest[0]
+    if newest_event_version != event_version or base_id is None or base_number != number - 1:
+        return None
+    version = _Version(pk, session_id, number, source, uploaded_at, {})
     options = _options(settings)
     live = _LIVE.pop(session_id, None)
     if live is not None and (live.version_id != base_id or live.options != options):
         live = None
     reads = live.event if live is not None else None
     if reads is None or reads.computed_version != computed_version:
-        reads = _event_reads(event_id, session_id, base_id, settings, computed_version)
+        reads = _event_reads(event_id, session_id, settings, computed_version)
         if reads is None:
             return None
     sessions, others, seats = reads.sessions, reads.others, reads.seats
-    penalty_rows = list(
-        ResultPenalty.objects.filter(version_id=version.pk)
-        .order_by("pk")
-        .values_list(*versions.PENALTY_FIELDS)
-    )
+    if session_id not in sessions:
+        return None
     awards: dict = {}
     if live is None:  # this worker has not scored the session yet: the version before, once
-        rows = list(
-            BoardResult.objects.filter(version_id=base_id)
-            .order_by("board", "table", "pk")
-            .values_list(*versions.ROW_FIELDS)
+        base_rows, base_penalties = _read_all(
+            [
+                BoardResult.objects.filter(version_id=base_id)
+                .order_by("board", "table", "pk")
+                .values_list(*versions.ROW_FIELDS),
+                ResultPenalty.objects.filter(version_id=base_id)
+                .order_by("pk")
+                .values_list(*versions.PENALTY_FIELDS),
+            ]
         )
         sources: dict[int, list[tuple]] = defaultdict(list)
-        for row in rows:
+        for row in base_rows:
             sources[row[BOARD]].append(row)
-        entries = _entries(rows, awards)
-        base_penalties = ResultPenalty.objects.filter(version_id=base_id).order_by("pk")
+        entries = _entries(base_rows, awards)
         try:
             engine = LiveSession(
                 entries,
                 method=settings.method,
                 scale=settings.scale,
                 rounding=settings.rounding,
-                penalties=_penalties(base_penalties.values_list(*versions.PENALTY_FIELDS), entries, settings),
+                penalties=_penalties(base_penalties, entries, settings),
                 tie_break=settings.tie_break,
             )
         except ValueError:
             return None  # the stored rows cannot be those of that version: the whole event, then
         live = _Live(base_id, options, engine, dict(sources))
-    rows = list(
-        BoardResult.objects.filter(version_id=version.pk, board__in=boards)
-        .order_by("board", "table", "pk")
-        .values_list(*versions.ROW_FIELDS)
-    )
     changed = _entries(rows, awards)
     proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
     given = _penalties(penalty_rows, proposed, settings)
@@ -250,14 +302,20 @@ def _rescore_boards(
     live.event = reads
 
     # Only the rescored boards' rows are written, stamped with this version; the other boards' rows keep the
-    # stamp of the version they were written from, whose results and scores for them are these ones (the
-    # session's stamp, SessionStanding.version, says which version the whole session reflects).
+    # stamp of the version they were written from, whose results and scores for them are these ones. So
+    # with the standings: only the rows that differ from those stored are written (SessionStanding.version,
+    # EventStanding.event_version: the version a row was computed from, whose row it still is).
+    session_now = {row.pair_id: row[:1] + row[2:] for row in session_rows}
+    event_now = {row[1]: row[:2] + row[3:] for row in event_rows}
+    session_changed = _differing(reads.session_rows, session_now)
+    event_changed = _differing(reads.event_rows, event_now)
+    reads.session_rows, reads.event_rows = session_now, event_now
     board_rows = _board_scores(item, score, live.sources, rescored)
     digests = _board_digests(
         _scoring_options(settings), given, {board: live.sources.get(board, []) for board in sorted(rescored)}
     )
     marks = ", ".join(["%s"] * len(rescored)) or "NULL"
-    bulk.execute_all(
+    bulk.write_all(
         [
             *(
                 (
@@ -266,16 +324,28 @@ def _rescore_boards(
                 )
                 for model in (BoardScore, ScoredBoard)
             ),
-            (f"DELETE FROM {_table(SessionStanding)} WHERE session_id = %s", [session_id]),
-            (f"DELETE FROM {_table(EventStanding)} WHERE event_id = %s", [event_id]),
-        ]
+            *_delete(SessionStanding, "session_id", session_id, session_changed),
+            *_delete(EventStanding, "event_id", event_id, event_changed),
+        ],
+        [
+            (BoardScore, BOARD_SCORE_FIELDS, board_rows),
+            (
+                ScoredBoard,
+                SCORED_BOARD_FIELDS,
+                [(session_id, board, digest) for board, digest in digests.items()],
+            ),
+            (
+                SessionStanding,
+                SESSION_STANDING_FIELDS,
+                [r for r in session_rows if session_changed is None or r.pair_id in session_changed],
+            ),
+            (
+                EventStanding,
+                EVENT_STANDING_FIELDS,
+                [r for r in event_rows if event_changed is None or r[1] in event_changed],
+            ),
+        ],
     )
-    bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
-    bulk.insert_rows(
-        ScoredBoard, SCORED_BOARD_FIELDS, [(session_id, board, digest) for board, digest in digests.items()]
-    )
-    bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, session_rows)
-    bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
     reason = "appeal" if version.source == VersionedUpload.Source.APPEAL else "correction"
     return {
         "event": event_id,
@@ -284,9 +354,29 @@ def _rescore_boards(
         "results": len(board_rows),
         "pairs": len(event_rows),
         "reason": reason,
+        "final": not unpublished,
         "incremental": True,
         "boards": sorted(rescored),
     }
+
+
+def _differing(stored: dict | None, now: dict) -> set | None:
+    """The pair ids whose row differs from the one stored (or is new, or gone); None: every row."""
+    if stored is None:
+        return None
+    return {pair for pair in stored.keys() | now.keys() if stored.get(pair) != now.get(pair)}
+
+
+def _delete(model, column: str, owner: int, pairs: set | None) -> list[tuple[str, list]]:
+    """The DELETE of the owner's standings rows of `pairs` (None: all of them; empty: none)."""
+    if pairs is None:
+        return [(f"DELETE FROM {_table(model)} WHERE {column} = %s", [owner])]
+    if not pairs:
+        return []
+    marks = ", ".join(["%s"] * len(pairs))
+    return [
+        (f"DELETE FROM {_table(model)} WHERE {column} = %s AND pair_id IN ({marks})", [owner, *sorted(pairs)])
+    ]
 
 
 def _penalties(rows: list[tuple], boards, settings: PairEvent) -> list[Penalty]:

@@ -9,7 +9,7 @@ that do not stand are left out, and every opponent the pair no longer met gets a
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
 from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
@@ -33,10 +33,11 @@ from ...models import (
     Section,
     SessionPair,
     SessionStanding,
+    SessionStart,
     Withdrawal,
 )
 from .. import HAND_RECORDS, SCOPE, bulk, versions
-from ..roster import SessionPlay, exclusions_of, sessions_that_stand
+from ..roster import SessionPlay, exclusion_queryset, exclusions_from, sessions_that_stand
 from .common import (
     ABSENT,
     ABSENT_AWARD,
@@ -47,6 +48,7 @@ from .common import (
     NS,
     SCORE,
     ScoringError,
+    _read_all,
     _Seat,
     _Session,
     _table,
@@ -63,6 +65,7 @@ from .standings import (
     _event_standings,
     _People,
     _people,
+    _people_queries,
     _scoring_options,
     _session_standings,
 )
@@ -74,7 +77,7 @@ def recompute_event(event_id: int, *, force: bool = False) -> dict:
         if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
         summary = _recompute(event_id, state.latest_version, force=force)
-        _tell_rankings(event_id, summary.pop("reason"))
+        _tell_rankings(event_id, summary.pop("reason"), summary.pop("final"))
     return summary
 
 
@@ -90,10 +93,12 @@ class _Event:
     people: _People
     # VSz 23: session number -> {event pair id: boards whose results leave the standings, None: all}
     excluded: dict[int, dict[int, frozenset[int] | None]]
+    started: set[int]  # sessions whose start is recorded (their deals are open)
+    digests: dict[int, dict[int, str]]  # session id -> board -> the stored ScoredBoard digest
 
 
 def _read(event_id: int) -> _Event:
-    settings = PairEvent.objects.filter(event_id=event_id).first() or PairEvent(event_id=event_id)
+    """Two round trips on PostgreSQL: the sessions (with their latest versions), then everything else."""
     latest = ResultVersion.objects.filter(session=OuterRef("pk")).order_by("-number").values("pk")[:1]
     sessions = list(
         PairSession.objects.filter(event_id=event_id)
@@ -101,26 +106,60 @@ def _read(event_id: int) -> _Event:
         .annotate(latest_version_id=Subquery(latest))
         .order_by("number")
     )
-    seats = {
-        pk: _Seat(*rest)
-        for pk, *rest in SessionPair.objects.filter(section__session__event_id=event_id).values_list(
-            "pk", "section_id", "pair_id", "number", "section__session_id"
-        )
-    }
     version_ids = [s.latest_version_id for s in sessions if s.latest_version_id is not None]
-    found = {
-        v[0]: _Version(*v)
-        for v in ResultVersion.objects.filter(pk__in=version_ids).values_list(
-            "pk", "session_id", "number", "source", "uploaded_at", "deals"
+    (
+        found_settings,
+        seat_rows,
+        version_rows,
+        result_rows,
+        penalty_rows,
+        withdrawals,
+        pair_rows,
+        substitution_rows,
+        exclusion_rows,
+        started,
+        digest_rows,
+    ) = _read_all(
+        [
+            PairEvent.objects.filter(event_id=event_id).values_list(
+                "method", "scale", "rounding", "tie_break"
+            )[:1],
+            SessionPair.objects.filter(section__session__event_id=event_id).values_list(
+                "pk", "section_id", "pair_id", "number", "section__session_id"
+            ),
+            ResultVersion.objects.filter(pk__in=version_ids).values_list(
+                "pk", "session_id", "number", "source", "uploaded_at", "deals"
+            ),
+            # the largest read of a recompute (a row per table per board): tuples, no model instance
+            BoardResult.objects.filter(version_id__in=version_ids)
+            .order_by("version_id", "board", "table", "pk")
+            .values_list("version_id", *versions.ROW_FIELDS),
+            ResultPenalty.objects.filter(version_id__in=version_ids)
+            .order_by("pk")
+            .values_list("version_id", *versions.PENALTY_FIELDS),
+            Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number"),
+            *_people_queries(event_id),
+            exclusion_queryset(event_id),
+            SessionStart.objects.filter(session__event_id=event_id).values_list("session_id"),
+            ScoredBoard.objects.filter(session__event_id=event_id).values_list(
+                "session_id", "board", "digest"
+            ),
+        ]
+    )
+    if found_settings:
+        method, scale, rounding, tie_break = found_settings[0]
+        settings = PairEvent(
+            event_id=event_id, method=method, scale=scale, rounding=rounding, tie_break=tie_break
         )
-    }
-    rows = _result_rows(version_ids)
+    else:
+        settings = PairEvent(event_id=event_id)
+    seats = {pk: _Seat(*rest) for pk, *rest in seat_rows}
+    found = {v[0]: _Version(*v) for v in version_rows}
+    rows: dict[int, list[tuple]] = defaultdict(list)
+    for version_id, *row in result_rows:
+        rows[version_id].append(tuple(row))
     penalties: dict[int, list[tuple]] = defaultdict(list)
-    for version_id, *penalty in (
-        ResultPenalty.objects.filter(version_id__in=version_ids)
-        .order_by("pk")
-        .values_list("version_id", *versions.PENALTY_FIELDS)
-    ):
+    for version_id, *penalty in penalty_rows:
         penalties[version_id].append(tuple(penalty))
     loaded = []
     for session in sessions:
@@ -128,11 +167,8 @@ def _read(event_id: int) -> _Event:
         if version is None:
             continue
         loaded.append(_Session(session, version, rows[version.pk], penalties[version.pk], {}))
-    withdrawals = list(
-        Withdrawal.objects.filter(pair__event_id=event_id).values_list("pair_id", "session__number")
-    )
-    people = _people(event_id)
-    excluded = out_by_session(exclusions_of(event_id), [s.number for s in sessions])
+    people = _people(event_id, [pair_rows, substitution_rows])
+    excluded = out_by_session(exclusions_from(exclusion_rows), [s.number for s in sessions])
     # Who played which boards of his movement matters only to a withdrawal (VSz 25: which results stand,
     # average-plus for the meetings it left), an exclusion (VSz 23: the same for the meetings taken out) and
     # to a substitute's rights: without them it is not worked out.
@@ -143,26 +179,11 @@ def _read(event_id: int) -> _Event:
         for item in loaded:
             item.plans = plans[item.session.pk]
             _schedule(item, seats)
-    return _Event(settings, sessions, seats, loaded, withdrawals, people, excluded)
-
-
-def _result_rows(version_ids: list[int]) -> dict[int, list[tuple]]:
-    """Version id -> its result rows (versions.ROW_FIELDS order), read as plain tuples by one query: the
-    largest read of a recompute (a row per table per board), so no ORM row handling."""
-    rows: dict[int, list[tuple]] = defaultdict(list)
-    if not version_ids:
-        return rows
-    query = (
-        BoardResult.objects.filter(version_id__in=version_ids)
-        .order_by("version_id", "board", "table", "pk")
-        .values_list("version_id", *versions.ROW_FIELDS)
-    )
-    sql, params = query.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for version_id, *row in cursor.fetchall():
-            rows[version_id].append(tuple(row))
-    return rows
+    digests: dict[int, dict[int, str]] = defaultdict(dict)
+    for session_id, board, digest in digest_rows:
+        digests[session_id][board] = digest
+    started_ids = {session_id for (session_id,) in started}
+    return _Event(settings, sessions, seats, loaded, withdrawals, people, excluded, started_ids, digests)
 
 
 def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
@@ -178,7 +199,7 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
     announced = settings.tie_break != TieBreak.SHARED
     event_results: list[Played] = []  # played results under event pair ids, for an announced tie-break
     event_pair_of = {str(pid): str(seat.pair_id) for pid, seat in seats.items()}
-    stored = _stored_digests(session_ids) if not force else {}
+    stored = read.digests if not force else {}
     rewrite: dict[int, set[int]] = {}  # session id -> boards whose BoardScore rows are rewritten
     digest_rows = []
     for item in loaded:
@@ -199,7 +220,7 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
         for standing in _session_standings(item, score, settings, absent):
             standing_rows.append(standing)
             session_totals[seats[standing.pair_id].pair_id].append((item, standing))
-    hand_sessions = _needs_hand_records(loaded)
+    hand_sessions = _needs_hand_records(loaded, read.started)
 
     event_rows = _event_standings(
         event_id, event_version, settings, session_totals, loaded, seats, event_results, read.people
@@ -226,11 +247,15 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
                         [session_id, *sorted(boards)],
                     )
                 )
-    bulk.execute_all(statements)
-    bulk.insert_rows(BoardScore, BOARD_SCORE_FIELDS, board_rows)
-    bulk.insert_rows(ScoredBoard, SCORED_BOARD_FIELDS, digest_rows)
-    bulk.insert_rows(SessionStanding, SESSION_STANDING_FIELDS, standing_rows)
-    bulk.insert_rows(EventStanding, EVENT_STANDING_FIELDS, event_rows)
+    bulk.write_all(
+        statements,
+        [
+            (BoardScore, BOARD_SCORE_FIELDS, board_rows),
+            (ScoredBoard, SCORED_BOARD_FIELDS, digest_rows),
+            (SessionStanding, SESSION_STANDING_FIELDS, standing_rows),
+            (EventStanding, EVENT_STANDING_FIELDS, event_rows),
+        ],
+    )
 
     for session_id in hand_sessions:
         request_recompute(SCOPE, event_id, session_id, partial=HAND_RECORDS)
@@ -243,6 +268,8 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
         "results": len(board_rows),
         "pairs": len(event_rows),
         "reason": reason,
+        # the masterpoint source gives nothing while a session with results is not published
+        "final": bool(loaded) and all(item.session.published_at is not None for item in loaded),
     }
 
 
@@ -451,18 +478,12 @@ def _score(
     return score, sources, absent, digests
 
 
-def _stored_digests(session_ids: list[int]) -> dict[int, dict[int, str]]:
-    stored: dict[int, dict[int, str]] = defaultdict(dict)
-    for session_id, board, digest in ScoredBoard.objects.filter(session_id__in=session_ids).values_list(
-        "session_id", "board", "digest"
-    ):
-        stored[session_id][board] = digest
-    return stored
-
-
-def _tell_rankings(event_id: int, reason: str) -> None:
-    # The rankings app reads the final placings through bridge.services.ranking_source.
-    results_changed(event_id, reason)
+def _tell_rankings(event_id: int, reason: str, final: bool = True) -> None:
+    """The rankings app reads the final placings through bridge.services.ranking_source, which has
+    nothing to give while a session with results is unpublished (`final` False: live scoring); publishing
+    the last one tells the rankings itself (setup.publish)."""
+    if final:
+        results_changed(event_id, reason)
 
 
 def record_failure(event_id: int, message: str) -> None:

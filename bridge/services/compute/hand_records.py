@@ -11,16 +11,18 @@ from .. import dealing
 from .common import _Session
 
 
-def _needs_hand_records(loaded: list[_Session]) -> list[int]:
-    """Sessions whose deals are open and differ from their stored hand records: two queries at most."""
+def _needs_hand_records(loaded: list[_Session], started: set[int] | None = None) -> list[int]:
+    """Sessions whose deals are open and differ from their stored hand records: two queries at most.
+    `started`: the sessions whose start is recorded, when the caller has read them."""
     if not loaded:
         return []
     # Deals open only on a recorded start (bridge.SessionStart), read for every session in one query.
-    started = set(
-        SessionStart.objects.filter(session__in=[item.session.pk for item in loaded]).values_list(
-            "session_id", flat=True
+    if started is None:
+        started = set(
+            SessionStart.objects.filter(session__in=[item.session.pk for item in loaded]).values_list(
+                "session_id", flat=True
+            )
         )
-    )
     deals_of: dict[int, dict[int, str]] = {}
     dealt = []  # sessions without deals in their results: their computer-dealt set's, once started
     for item in loaded:

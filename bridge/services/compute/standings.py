@@ -127,20 +127,41 @@ class _People(NamedTuple):
     pairs: dict[int, tuple[int, ...]]  # event pair id -> its players' ids (Pair.player_ids)
     substitutions: list[tuple]  # (session id, pair id, original, substitute, boards)
     names: dict[int, str]  # person id -> name
+    # JSON texts of the standings' `sessions` and `rights` by what they are made of: kept with the people
+    # between one-board rescores, where most pairs' rights and many pairs' session lines stay the same
+    texts: dict
 
 
-def _people(event_id: int) -> _People:
+def _people_queries(event_id: int) -> list:
+    """The two queries `_people` reads (for a caller that sends them with others in one round trip)."""
     # The names come in the same rows (joins), not by a second query over a list of thousands of ids.
+    return [
+        Pair.objects.filter(event_id=event_id).values_list(
+            "pk",
+            "player1_id",
+            "player1__last_name",
+            "player1__first_name",
+            "player2_id",
+            "player2__last_name",
+            "player2__first_name",
+        ),
+        Substitution.objects.filter(pair__event_id=event_id).values_list(
+            "session_id",
+            "pair_id",
+            "original_id",
+            "substitute_id",
+            "boards",
+            "substitute__last_name",
+            "substitute__first_name",
+        ),  # fmt: skip
+    ]
+
+
+def _people(event_id: int, rows: list | None = None) -> _People:
+    """Who plays in the event's pairs; `rows`: the results of `_people_queries`, already read."""
+    pair_rows, substitution_rows = rows if rows is not None else _people_queries(event_id)
     pairs, names = {}, {}
-    for pk, *players in Pair.objects.filter(event_id=event_id).values_list(
-        "pk",
-        "player1_id",
-        "player1__last_name",
-        "player1__first_name",
-        "player2_id",
-        "player2__last_name",
-        "player2__first_name",
-    ):
+    for pk, *players in pair_rows:
         ids = []
         for person, last, first in (players[:3], players[3:]):
             if person:
@@ -148,13 +169,10 @@ def _people(event_id: int) -> _People:
                 names[person] = f"{last} {first}"  # Person.__str__: family name first (Hungarian order)
         pairs[pk] = tuple(ids)
     substitutions = []
-    for *substitution, last, first in Substitution.objects.filter(pair__event_id=event_id).values_list(
-        "session_id", "pair_id", "original_id", "substitute_id", "boards", "substitute__last_name",
-        "substitute__first_name",
-    ):  # fmt: skip
+    for *substitution, last, first in substitution_rows:
         substitutions.append(tuple(substitution))
         names[substitution[3]] = f"{last} {first}"
-    return _People(pairs, substitutions, names)
+    return _People(pairs, substitutions, names, {})
 
 
 def _event_standings(
@@ -191,6 +209,7 @@ def _event_standings(
         totals, Method(settings.method), settings.rounding, tie_break(settings.tie_break, results)
     )
     rights = _rights(pairs, people, session_totals, loaded, seats)
+    texts = people.texts
     out, order = [], defaultdict(int)
     for placed in ranking:
         total = totals[placed.pair]
@@ -198,6 +217,24 @@ def _event_standings(
         line = placed.direction or ""
         order[line] += 1
         first, last = _places(placed.place)
+        lines = tuple(
+            (
+                item.session.number,
+                seats[s.pair_id].number,
+                str(s.total),
+                None if s.percentage is None else str(s.percentage),
+                s.place,
+            )
+            for item, s in sorted(session_totals[pair_id], key=lambda x: x[0].session.number)
+        )
+        sessions = texts.get(lines)
+        if sessions is None:
+            sessions = texts[lines] = json.dumps(
+                [
+                    {"session": number, "pair": seat, "total": total_text, "percentage": pct, "place": place}
+                    for number, seat, total_text, pct, place in lines
+                ]
+            )
         out.append(
             (
                 event_id,
@@ -208,25 +245,16 @@ def _event_standings(
                 total.top,
                 total.percentage,
                 total.boards,
-                json.dumps(
-                    [
-                        {
-                            "session": item.session.number,
-                            "pair": seats[s.pair_id].number,
-                            "total": str(s.total),
-                            "percentage": None if s.percentage is None else str(s.percentage),
-                            "place": s.place,
-                        }
-                        for item, s in sorted(session_totals[pair_id], key=lambda x: x[0].session.number)
-                    ]
-                ),
-                json.dumps(rights.get(pair_id, [])),
+                sessions,
+                rights.get(pair_id, "[]"),
                 placed.place,
                 first,
                 last,
                 order[line],
             )
         )
+    if len(texts) > 50_000:  # kept between rescores: bounded
+        texts.clear()
     return out
 
 
@@ -236,8 +264,9 @@ EVENT_STANDING_FIELDS = (
 )  # fmt: skip
 
 
-def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seats) -> dict[int, list[dict]]:
-    """Per pair: each player, the boards he played and his right to masterpoints and prizes (VSz 25)."""
+def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seats) -> dict[int, str]:
+    """Per pair: each player, the boards he played and his right to masterpoints and prizes (VSz 25), as
+    the JSON text the standings store."""
     by_session = {item.session.pk: item for item in loaded}
     subs = defaultdict(list)
     for session_id, pair_id, original, substitute, boards in people.substitutions:
@@ -249,18 +278,24 @@ def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seat
             if seat.pair_id == pair_id and seat.session_id == session_id:
                 played |= item.played.get(pid, set())
         subs[pair_id].append((original, substitute, len(played & set(boards))))
-    names = people.names
+    names, texts = people.names, people.texts
     out = {}
     for pair_id, players in pairs.items():
         boards = sum(s.boards for _i, s in session_totals[pair_id])
-        out[pair_id] = [
-            {
-                "person_id": right.person_id,
-                "name": names.get(right.person_id, ""),
-                "boards": right.boards,
-                "has_rights": right.has_rights,
-                "substitute_for": right.substitute_for,
-            }
-            for right in player_rights(boards, players, subs.get(pair_id, ()))
-        ]
+        key = ("rights", players, boards, tuple(subs.get(pair_id, ())))
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = json.dumps(
+                [
+                    {
+                        "person_id": right.person_id,
+                        "name": names.get(right.person_id, ""),
+                        "boards": right.boards,
+                        "has_rights": right.has_rights,
+                        "substitute_for": right.substitute_for,
+                    }
+                    for right in player_rights(boards, players, subs.get(pair_id, ()))
+                ]
+            )
+        out[pair_id] = text
     return out
