@@ -49,6 +49,8 @@ class BridgeConfig(AppConfig):
 
         bump_event_on("bridge.PairSession")
         bump_event_on("bridge.IndividualEvent")
+        # A session's first table code makes it live: the event page links it from then on.
+        bump_event_on("bridge.TableCode", lambda code: code.session.event_id)
 
         # The results index and the event page link pair events to their results page (tournaments knows no
         # game app).

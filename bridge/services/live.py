@@ -32,6 +32,14 @@ def is_live(session: PairSession) -> bool:
     return session.published_at is None and TableCode.objects.filter(session_id=session.pk).exists()
 
 
+def live_of(sessions) -> set[int]:
+    """Which of these sessions are live (one query for an event page's list)."""
+    unpublished = [s.pk for s in sessions if s.published_at is None]
+    if not unpublished:
+        return set()
+    return set(TableCode.objects.filter(session_id__in=unpublished).values_list("session_id", flat=True))
+
+
 def etag(session_id: int, *parts: str) -> str | None:
     """The fragment's ETag: None when there is no such session."""
     found = PairSession.objects.filter(pk=session_id).values_list("event_id", "published_at").first()

@@ -13,7 +13,7 @@ from tournaments.models import Event, public_events_q
 
 from ..models import BoardResult, PairSession, SessionPair
 from ..permissions import plays_in_event
-from ..services import cards, corrections, dealing, decisions, exports, pages, versions
+from ..services import cards, corrections, dealing, decisions, exports, live, pages, versions
 from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
 from .dealing import refuse_if_sealed
 from .live import LIVE, frequencies_context, live_session_or_deny, standings_context
@@ -54,6 +54,7 @@ def event_page(request, pk):
             "event": event,
             "sessions": sessions,
             "visible": visible,
+            "live_ids": live.live_of(visible),
             "fields": fields,
             "earned": bool(earned),
             "show_totals": show_totals,

@@ -169,3 +169,23 @@ def test_mail_preferences_decide_and_the_category_is_results(session, codes, dir
     mail = Notification.objects.get(recipient="egy@example.hu")
     assert mail.subject.startswith("Eredmények közzétéve")
     assert MailPreference.RESULTS in dict(MailPreference.OPTIONAL)
+
+
+def test_the_event_page_links_a_session_as_live_as_soon_as_its_table_codes_exist(
+    clients, session, director, django_capture_on_commit_callbacks
+):
+    """The event page is cached for anonymous visitors: the first table code bumps it, so the live session
+    is linked with its "live, provisional" badge at once, not when the cache expires."""
+    anonymous = clients["anonymous"]
+    url = reverse("bridge_event", args=[session.event_id])
+    with translation.override("hu"):
+        before = anonymous.get(url, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+        assert anonymous.get(url, HTTP_ACCEPT_LANGUAGE="hu")["X-Page-Cache"] == "hit"
+        assert reverse("bridge_session", args=[session.pk]) not in before
+        with django_capture_on_commit_callbacks(execute=True):
+            table_entry.create_codes(session, director)
+        after = anonymous.get(url, HTTP_ACCEPT_LANGUAGE="hu")
+    text = after.content.decode()
+    assert after["X-Page-Cache"] != "hit"
+    assert reverse("bridge_session", args=[session.pk]) in text
+    assert "élő, nem végleges" in text and "nincs közzétéve" not in text
