@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 # The clock's arithmetic is the games' shared one; VSz 31's time limit and late tables are bridge's.
-from tournaments.engine.clock import ends_at, seconds_left  # noqa: F401 (re-exported)
+from tournaments.engine.clock import ends_at
 
 # VSz 31: boards of a round -> minutes (change of tables included).
 GUIDELINE = {2: 15, 3: 22, 4: 28}

@@ -412,31 +412,12 @@ def control_room(session: PairSession) -> tuple[list[TableProgress], list[tuple[
 # --- the round clock (VSz 31) ---------------------------------------------------------------------------
 
 
-@dataclass
-class Clock:
-    """A round's clock as the pages show it: server-computed, `seconds_left` negative once it is over."""
-
-    row: RoundClock
-    now: object  # the server's time the clock was read at
-    ends_at: object
-    seconds_left: int
+class Clock(shared_clock.Reading):
+    """A session's round clock as the pages show it (the shared reading, with its round's number)."""
 
     @property
     def round(self) -> int:
         return self.row.round
-
-    @property
-    def minutes(self) -> int:
-        return self.row.minutes
-
-    @property
-    def over(self) -> bool:
-        return self.seconds_left <= 0
-
-    @property
-    def shown(self) -> str:
-        """The time left as m:ss ("−m:ss" once over), as the page first shows it."""
-        return shared_clock.shown(self.seconds_left)
 
 
 def boards_per_round(session: PairSession) -> int:
@@ -495,9 +476,7 @@ def clock_of(session: PairSession, round: int | None = None) -> Clock | None:
     row = rows.order_by("-started_at", "-pk").first()
     if row is None:
         return None
-    now = timezone.now()
-    ends_at = round_clock.ends_at(row.started_at, row.minutes)
-    return Clock(row, now, ends_at, round_clock.seconds_left(row.started_at, row.minutes, now))
+    return Clock(row, timezone.now())
 
 
 def mark_late(tables: list[TableProgress], clock: Clock | None) -> None:

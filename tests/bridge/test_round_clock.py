@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge.engine.round_clock import TableState, late_tables, seconds_left, time_limit
+from bridge.engine.round_clock import TableState, late_tables, time_limit
+from tournaments.engine.clock import seconds_left
 
 START = datetime(2026, 5, 9, 10, 0)
 

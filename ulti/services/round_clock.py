@@ -4,8 +4,6 @@ limit is the event's rule set's minimum round time unless he gives a longer one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,34 +46,14 @@ def start(rnd: Round, user, minutes=None) -> RoundClock:
     return RoundClock.objects.create(round=rnd, started_at=timezone.now(), minutes=limit, started_by=user)
 
 
-@dataclass
-class Clock:
-    row: RoundClock
-    now: object
-    seconds_left: int
-
-    @property
-    def minutes(self) -> int:
-        return self.row.minutes
-
-    @property
-    def over(self) -> bool:
-        return self.seconds_left <= 0
-
-    @property
-    def shown(self) -> str:
-        return shared_clock.shown(self.seconds_left)
-
-    def late(self, finished: bool) -> bool:
-        return shared_clock.is_late(self.row.started_at, self.row.minutes, self.now, finished)
+Clock = shared_clock.Reading
 
 
 def clock_of(rnd: Round) -> Clock | None:
     row = RoundClock.objects.filter(round=rnd).order_by("-started_at", "-pk").first()
     if row is None:
         return None
-    now = timezone.now()
-    return Clock(row, now, shared_clock.seconds_left(row.started_at, row.minutes, now))
+    return Clock(row, timezone.now())
 
 
 def mark_late(tables, clock: Clock | None) -> None:
