@@ -8,7 +8,6 @@ refused for a while, known codes included (429 with Retry-After).
 
 import secrets
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -18,8 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from config.query import query_int
-from federation.client_ip import client_ip
-from federation.services.throttle import blocked, throttled
+from tournaments import table_guard
 
 from ..engine import round_clock
 from ..models import TableEntry
@@ -179,32 +177,19 @@ def director_correction(request, pk):
 
 
 def _too_many(request):
-    """Seconds to wait when this address asks too often or guessed too many codes; else 0."""
-    ip = client_ip(request)
-    wait = throttled([("table_ip", ip, settings.TABLE_ENTRY_THROTTLE_PER_MINUTE, 60)])
-    return max(wait, blocked("table_miss", ip, settings.TABLE_CODE_MISSES, 600))
+    return table_guard.wait_for(request, "table_ip")
 
 
 def _refused(request, wait):
-    text = _("Too many attempts. Try again in %(seconds)d seconds.") % {"seconds": wait}
-    if _wants_json(request):
-        response = JsonResponse({"status": "throttled", "messages": [text]}, status=429)
-    else:
-        response = render(request, "bridge/table_start.html", {"error": text}, status=429)
-    response["Retry-After"] = str(wait)
-    return response
+    return table_guard.refused(request, wait, "bridge/table_start.html")
 
 
 def _code_or_404(request, code):
     found = table_entry.find_code(code)
     if found is None:
-        throttled([("table_miss", client_ip(request), settings.TABLE_CODE_MISSES, 600)])
+        table_guard.missed(request)
         raise Http404
     return found
-
-
-def _wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
 
 
 @never_cache
@@ -218,7 +203,7 @@ def table_start(request):
         return _refused(request, wait)
     found = table_entry.find_code(code)
     if found is None:
-        throttled([("table_miss", client_ip(request), settings.TABLE_CODE_MISSES, 600)])
+        table_guard.missed(request)
         return render(
             request, "bridge/table_start.html", {"error": _("There is no table with this code.")}, status=404
         )
@@ -295,7 +280,7 @@ def _post(request, code):
         )
     except table_entry.Conflict as conflict:
         text = _("Another phone of this table entered this board first: check its result below.")
-        if _wants_json(request):
+        if table_guard.wants_json(request):
             return JsonResponse(
                 {"status": "conflict", "messages": [text], "current": _entry_data(conflict.current)},
                 status=409,
@@ -303,7 +288,7 @@ def _post(request, code):
         messages.error(request, text)
         return redirect("bridge_table", code.code)
     except table_entry.EntryRefused as refused:
-        if _wants_json(request):
+        if table_guard.wants_json(request):
             return JsonResponse({"status": "refused", "messages": refused.messages}, status=400)
         for text in refused.messages:
             messages.error(request, text)
@@ -320,7 +305,7 @@ def _post(request, code):
             text += " " + _("The director will look at it: %(why)s") % {"why": entry.problem}
     else:
         text = _("Board %(board)s disputed: the director is called.") % {"board": entry.board}
-    if _wants_json(request):
+    if table_guard.wants_json(request):
         return JsonResponse(
             {
                 "status": "repeated" if answer.repeated else "ok",

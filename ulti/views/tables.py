@@ -10,7 +10,6 @@ while (the same counters as the bridge tables: a guesser is locked out of both),
 import json
 import secrets
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -19,16 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from federation.client_ip import client_ip
-from federation.services.throttle import blocked, throttled
+from tournaments import table_guard
 
 from ..engine.table_entry import QUICK_BIDS
 from ..services import UltiError, loading, table_entry
 from ..services import round_clock as clocks
 from .common import MANAGE, round_or_deny, show_errors
 from .table_data import bid_choices, entry_data, sheet_data
-
-MISS_SCOPE = "table_miss"  # shared with the bridge table pages: guesses at either count together
 
 
 def _round_context(rnd, **extra):
@@ -102,28 +98,11 @@ def start_round_clock(request, pk):
 
 
 def _too_many(request):
-    """Seconds to wait when this address asks too often or guessed too many codes; else 0."""
-    ip = client_ip(request)
-    wait = throttled([("ulti_table_ip", ip, settings.TABLE_ENTRY_THROTTLE_PER_MINUTE, 60)])
-    return max(wait, blocked(MISS_SCOPE, ip, settings.TABLE_CODE_MISSES, 600))
-
-
-def _missed(request):
-    throttled([(MISS_SCOPE, client_ip(request), settings.TABLE_CODE_MISSES, 600)])
-
-
-def _wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
+    return table_guard.wait_for(request, "ulti_table_ip")
 
 
 def _refused(request, wait):
-    text = _("Too many attempts. Try again in %(seconds)d seconds.") % {"seconds": wait}
-    if _wants_json(request):
-        response = JsonResponse({"status": "throttled", "messages": [text]}, status=429)
-    else:
-        response = render(request, "ulti/table_start.html", {"error": text}, status=429)
-    response["Retry-After"] = str(wait)
-    return response
+    return table_guard.refused(request, wait, "ulti/table_start.html")
 
 
 @never_cache
@@ -137,7 +116,7 @@ def table_start(request):
         return _refused(request, wait)
     found = table_entry.find_code(code)
     if found is None:
-        _missed(request)
+        table_guard.missed(request)
         return render(
             request, "ulti/table_start.html", {"error": _("There is no table with this code.")}, status=404
         )
@@ -152,7 +131,7 @@ def table_page(request, code):
         return _refused(request, wait)
     found = table_entry.find_code(code)
     if found is None:
-        _missed(request)
+        table_guard.missed(request)
         raise Http404
     if request.method == "POST":
         return _post(request, found)
@@ -229,7 +208,7 @@ def _post(request, code):
 
 
 def _answer(request, code, payload, status):
-    if _wants_json(request):
+    if table_guard.wants_json(request):
         return JsonResponse(payload, status=status)
     for text in payload["messages"]:
         (messages.success if status == 200 else messages.error)(request, text)
