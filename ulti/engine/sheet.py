@@ -268,7 +268,8 @@ def settle_sheet(
         except SheetError as error:
             line.error = error
         except ScoringError as error:
-            line.error = SheetError("engine", number, detail=str(error), code=error.code, **error.params)
+            # The refusal itself rides along: the page words its template and params in the reader's language.
+            line.error = SheetError("engine", number, detail=str(error), code=error.code, refusal=error)
         else:
             line.units = settlement.units
             line.forints = {k: int(v) for k, v in settlement.forints(unit).items()}

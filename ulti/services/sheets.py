@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ..engine import sheet
+from ..engine.scoring import Bid, Component, Player, ScoringError, SilentGame
 from ..models import ScoreSheet, SheetDraft, Table
 from . import UltiError, loading, uploads
 
@@ -48,24 +50,11 @@ def message(error: sheet.SheetError, names: dict[str, str] | None = None) -> str
         return (
             _("The sheet has %(found)s deals; the rule set plays %(required)s deals a round.") % error.params
         )
-    # The records that contradict themselves (issue 22), by the engine's code; other refusals of the
-    # scoring engine are worded by it (e.g. "kontra by the declarer ...").
-    engine = {
-        "durchmars_lost": _(
-            "the declarer made the durchmars, so he took every trick: %(lost)s cannot be lost (I.1 (2))"
-        ),
-        "silent_100_in_durchmars": _(
-            "announcing a 40 or 20 in a durchmars game is a revoke (I.6 (3)): record the revoke, not a silent 100"
-        ),
-        "trickless_parti": _(
-            "the side of the silent 100 took no trick, so it cannot have won the parti (I.2 (4))"
-        ),
-        "hundred_parti": _("a silent 100 with a trick wins the parti for the same side (I.2 (4))"),
-        "trick_not_hundred": _("only a silent 100 needs a trick (I.2 (4))"),
-    }
-    code = error.params.get("code", "")
-    if error.kind == "engine" and code in engine:
-        text = engine[code] % error.params
+    refusal = error.params.get("refusal")
+    if error.kind == "engine" and isinstance(refusal, ScoringError):
+        # The scoring engine's refusal (issue 22): its template in the reader's language, its games named
+        # as the pages name them and its players by name.
+        text = _refusal(refusal, names or {})
     elif error.kind in texts:
         text = texts[error.kind] % {"detail": error.detail}
     else:
@@ -73,6 +62,50 @@ def message(error: sheet.SheetError, names: dict[str, str] | None = None) -> str
     for key, name in (names or {}).items():
         text = text.replace(f"'{key}'", name)
     return _("Deal %(n)s: %(text)s") % {"n": error.deal, "text": text}
+
+
+# The parts of a bid and the silent games as a refusal names them (a bid by its Hungarian table name, as
+# the sheet's list of bids shows it in every language).
+COMPONENT_NAMES = {
+    Component.PARTI: gettext_lazy("parti"),
+    Component.FORTY_HUNDRED: gettext_lazy("40-100"),
+    Component.TWENTY_HUNDRED: gettext_lazy("20-100"),
+    Component.ULTI: gettext_lazy("ulti"),
+    Component.FOUR_ACES: gettext_lazy("four aces"),
+    Component.DURCHMARS: gettext_lazy("durchmars"),
+    Component.OPEN_DURCHMARS: gettext_lazy("open durchmars"),
+    Component.BETLI: gettext_lazy("betli"),
+    Component.REBETLI: gettext_lazy("rebetli"),
+    Component.OPEN_BETLI: gettext_lazy("open betli"),
+    Component.NO_TRUMP_DURCHMARS: gettext_lazy("no-trump durchmars"),
+    Component.REDURCHMARS: gettext_lazy("redurchmars"),
+    Component.NO_TRUMP_OPEN_DURCHMARS: gettext_lazy("no-trump open durchmars"),
+}
+SILENT_NAMES = {
+    SilentGame.HUNDRED: pgettext_lazy("silent game", "100"),
+    SilentGame.FOUR_ACES: gettext_lazy("four aces"),
+    SilentGame.ULTI: gettext_lazy("ulti"),
+    SilentGame.DURCHMARS: gettext_lazy("durchmars"),
+}
+
+
+def _refusal(refusal: ScoringError, names: dict[str, str]) -> str:
+    def name_of(value) -> str:
+        if isinstance(value, Player):
+            return names.get(str(value), str(value))
+        if isinstance(value, Bid):
+            return value.hungarian
+        if isinstance(value, Component):
+            return str(COMPONENT_NAMES[value])
+        if isinstance(value, SilentGame):
+            return str(SILENT_NAMES[value])
+        return str(value)
+
+    try:
+        return refusal.render(name_of, _(refusal.template))
+    except (KeyError, TypeError, ValueError):
+        # A catalogue entry with a wrong placeholder must not break the page: the English reads.
+        return refusal.render(name_of)
 
 
 def preview(table: Table, data) -> dict:

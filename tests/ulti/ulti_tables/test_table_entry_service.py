@@ -256,3 +256,18 @@ def test_codes_only_for_a_published_round_and_made_once(event, director):
     assert len({c.code for c in first}) == 2
     assert table_entry.find_code(first[0].code.lower()[:3] + "-" + first[0].code[3:]) == first[0]
     assert table_entry.find_code("OOOOOO") is None
+
+
+def test_a_refusal_of_the_scoring_engine_reaches_the_phone_in_hungarian(codes):
+    from django.utils import translation
+
+    code = codes[1]
+    a, _b, _c = keys_of(code)
+    record = {"declarer": a, "bid": "betli", "results": {"betli": "won"}, "silent": {"aces": "declarer"}}
+    with translation.override("hu"), pytest.raises(table_entry.EntryRefused) as refused:
+        table_entry.send(code, key=key(), kind="deal", number=1, record=record)
+    assert refused.value.messages[0] == "1. leosztás: csendes teljesítés csak adus játékban van"
+    with translation.override("en"), pytest.raises(table_entry.EntryRefused) as refused:
+        table_entry.send(code, key=key(), kind="deal", number=1, record=record)
+    assert refused.value.messages[0] == "Deal 1: silent achievements exist only in games with trumps"
+    assert not TableEntry.objects.filter(code=code).exists()

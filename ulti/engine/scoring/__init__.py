@@ -7,7 +7,7 @@ settle(deal, rules). Amounts are whole units; Settlement.forints(unit) converts 
 from .bids import TABLE, Bid, beats, bid_of
 from .components import Component, SilentGame
 from .deal import KONTRA, REKONTRA, Deal, Offence, Phase, Revoke, Side, Silent
-from .errors import ScoringError
+from .errors import Player, ScoringError
 from .ledger import Settlement, Transfer
 from .names import parse_bid, parse_component, parse_silent_game
 from .rulesets import MAUSZ, RULESETS, SZOLNOK, RuleSet, get_ruleset
@@ -25,6 +25,7 @@ __all__ = [
     "Deal",
     "Offence",
     "Phase",
+    "Player",
     "Revoke",
     "RuleSet",
     "ScoringError",

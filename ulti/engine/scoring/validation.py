@@ -6,7 +6,7 @@ the record itself contradicts.
 
 from .components import CAN_BE_IMPOSSIBLE, Component, SilentGame
 from .deal import KONTRA, REKONTRA, Deal, Offence, Phase, Side
-from .errors import ScoringError
+from .errors import Player, ScoringError, gettext_noop
 from .rulesets import RuleSet
 
 # What a made durchmars decides along with it: every trick wins the 100 and the ulti's last trick.
@@ -17,7 +17,9 @@ def validate_deal(deal: Deal, rules: RuleSet) -> None:
     """Raise ScoringError naming the first thing wrong with the deal."""
     _check_players(deal)
     if deal.bid not in rules.table:
-        raise ScoringError(f"{deal.bid.name!r} is not a game of the {rules.name} table")
+        raise ScoringError(
+            gettext_noop("%(bid)s is not a game of the %(rules)s table"), bid=deal.bid, rules=rules.name
+        )
     _check_kontra(deal)
     _check_impossible(deal)
     if deal.revoke is not None:
@@ -27,130 +29,183 @@ def validate_deal(deal: Deal, rules: RuleSet) -> None:
         _check_silent(deal, rules)
 
 
-def _labels(components) -> str:
-    return ", ".join(sorted(c.label for c in components))
-
-
 def _check_players(deal: Deal) -> None:
     players = deal.players
     if len(players) != 3 or len(set(players)) != 3 or not all(isinstance(p, str) and p for p in players):
-        raise ScoringError(f"a deal needs three different player names, got {list(players)!r}")
+        raise ScoringError(
+            gettext_noop("a deal needs three different player names, got %(players)s"),
+            players=tuple(Player(p) for p in players),
+        )
     if deal.declarer not in players:
-        raise ScoringError(f"the declarer {deal.declarer!r} is not one of the players {list(players)!r}")
+        raise ScoringError(
+            gettext_noop("the declarer %(player)s is not one of the players %(players)s"),
+            player=Player(deal.declarer),
+            players=tuple(Player(p) for p in players),
+        )
 
 
 def _check_kontra(deal: Deal) -> None:
     for component, levels in deal.kontra.items():
         if component not in deal.bid.components:
-            raise ScoringError(f"kontra on {component.label}, which is not part of {deal.bid.name!r}")
+            raise ScoringError(
+                gettext_noop("kontra on %(part)s, which is not part of %(bid)s"), part=component, bid=deal.bid
+            )
         for player, level in levels.items():
             if player == deal.declarer:
-                raise ScoringError(f"kontra by the declarer {player!r}: only a defender doubles")
+                raise ScoringError(
+                    gettext_noop("kontra by the declarer %(player)s on %(part)s: only a defender doubles"),
+                    player=Player(player),
+                    part=component,
+                )
             if player not in deal.defenders:
-                raise ScoringError(f"kontra by {player!r}, who is not at the table")
+                raise ScoringError(
+                    gettext_noop("kontra by %(player)s, who is not at the table"), player=Player(player)
+                )
             if level not in (KONTRA, REKONTRA) or isinstance(level, bool):
-                raise ScoringError(f"kontra level on {component.label} must be 1 (kontra) or 2 (rekontra)")
+                raise ScoringError(
+                    gettext_noop("kontra level on %(part)s must be 1 (kontra) or 2 (rekontra)"),
+                    part=component,
+                )
 
 
 def _check_impossible(deal: Deal) -> None:
     if not deal.impossible <= deal.bid.components:
-        extra = _labels(deal.impossible - deal.bid.components)
-        raise ScoringError(f"impossible {extra}: not part of {deal.bid.name!r}")
+        raise ScoringError(
+            gettext_noop("impossible %(parts)s: not part of %(bid)s"),
+            parts=frozenset(deal.impossible - deal.bid.components),
+            bid=deal.bid,
+        )
     if not deal.impossible <= CAN_BE_IMPOSSIBLE:
-        extra = _labels(deal.impossible - CAN_BE_IMPOSSIBLE)
-        raise ScoringError(f"{extra} cannot be impossible; only 40-100, 20-100 and ulti can (I.4 (5))")
+        raise ScoringError(
+            gettext_noop("%(parts)s cannot be impossible; only 40-100, 20-100 and ulti can (I.4 (5))"),
+            parts=frozenset(deal.impossible - CAN_BE_IMPOSSIBLE),
+        )
     if deal.impossible_doubled:
         if not deal.impossible:
-            raise ScoringError("impossible_doubled is set but no component is impossible")
-        undoubled = {c for c in deal.impossible if not deal.kontra.get(c)}
+            raise ScoringError(gettext_noop("impossible_doubled is set but no component is impossible"))
+        undoubled = frozenset(c for c in deal.impossible if not deal.kontra.get(c))
         if undoubled:
             raise ScoringError(
-                f"impossible {_labels(undoubled)} doubled in the first round but no kontra recorded"
+                gettext_noop("impossible %(parts)s doubled in the first round but no kontra recorded"),
+                parts=undoubled,
             )
 
 
 def _check_revoke(deal: Deal) -> None:
     revoke = deal.revoke
     if revoke.player not in deal.players:
-        raise ScoringError(f"revoke by {revoke.player!r}, who is not at the table")
+        raise ScoringError(
+            gettext_noop("revoke by %(player)s, who is not at the table"), player=Player(revoke.player)
+        )
     if deal.won or deal.silent or deal.impossible:
-        raise ScoringError("a revoke replaces the results: give no won, silent or impossible with it")
+        raise ScoringError(
+            gettext_noop("a revoke replaces the results: give no won, silent or impossible with it")
+        )
     if (revoke.phase is Phase.BIDDING) != (revoke.offence is not None):
-        raise ScoringError("a bidding-phase revoke needs its offence (talon, trump suit); other phases none")
+        raise ScoringError(
+            gettext_noop("a bidding-phase revoke needs its offence (talon, trump suit); other phases none")
+        )
     if revoke.offence is Offence.TRUMP_SUIT:
         if revoke.player != deal.declarer:
-            raise ScoringError("revealing the trump suit is an offence of the declarer")
+            raise ScoringError(gettext_noop("revealing the trump suit is an offence of the declarer"))
         if deal.bid.red or deal.bid.no_trump:
             raise ScoringError(
-                "only a non-red trump suit can be revealed: red is said aloud, no-trump has none"
+                gettext_noop(
+                    "only a non-red trump suit can be revealed: red is said aloud, no-trump has none"
+                )
             )
 
 
 def _check_results(deal: Deal) -> None:
     bid = deal.bid
-    unknown = set(deal.won) - bid.components
+    unknown = frozenset(deal.won) - bid.components
     if unknown:
-        raise ScoringError(f"result for {_labels(unknown)}, which is not part of {bid.name!r}")
+        raise ScoringError(
+            gettext_noop("result for %(parts)s, which is not part of %(bid)s"), parts=unknown, bid=bid
+        )
     missing = bid.components - set(deal.won) - deal.impossible
     if missing:
-        parts = " + ".join(c.label for c in bid.ordered)
-        raise ScoringError(f"no result for {_labels(missing)} ({bid.name!r} is {parts})")
+        raise ScoringError(
+            gettext_noop("no result for %(parts)s (%(bid)s is %(spoken)s)"),
+            parts=frozenset(missing),
+            bid=bid,
+            spoken=bid.ordered,
+        )
     if not all(isinstance(v, bool) for v in deal.won.values()):
-        raise ScoringError("each result must be true (the declarer made it) or false")
-    made_impossible = {c for c in deal.impossible if deal.won.get(c)}
+        raise ScoringError(gettext_noop("each result must be true (the declarer made it) or false"))
+    made_impossible = frozenset(c for c in deal.impossible if deal.won.get(c))
     if made_impossible:
-        raise ScoringError(f"{_labels(made_impossible)} is impossible, so it cannot be won")
+        raise ScoringError(
+            gettext_noop("%(parts)s is impossible, so it cannot be won"), parts=made_impossible
+        )
     if deal.made_declared_durchmars:
         # Every trick to the declarer: all 90 card points beside the bid's 40 or 20 make the 100, and the
         # trump seven, held to the last trick (I.1 (2)), takes that trick.
-        lost = {c for c in DECIDED_BY_DURCHMARS if deal.won.get(c) is False}
+        lost = frozenset(c for c in DECIDED_BY_DURCHMARS if deal.won.get(c) is False)
         if lost:
             raise ScoringError(
-                f"the declarer made the durchmars, so took every trick: {_labels(lost)} cannot be lost",
+                gettext_noop(
+                    "the declarer made the durchmars, so he took every trick: %(lost)s cannot be lost (I.1 (2))"
+                ),
                 "durchmars_lost",
-                lost=_labels(lost),
+                lost=lost,
             )
 
 
 def _check_silent(deal: Deal, rules: RuleSet) -> None:
     bid = deal.bid
     if deal.silent and bid.no_trump:
-        raise ScoringError("silent achievements exist only in games with trumps")
+        raise ScoringError(gettext_noop("silent achievements exist only in games with trumps"))
     seen = set()
     for silent in deal.silent:
         game = silent.game
         if game not in rules.silent_games:
-            raise ScoringError(f"silent {game.label} does not count under the {rules.name} rules")
+            raise ScoringError(
+                gettext_noop("silent %(game)s does not count under the %(rules)s rules"),
+                game=game,
+                rules=rules.name,
+            )
         if game in seen:
-            raise ScoringError(f"silent {game.label} recorded twice")
+            raise ScoringError(gettext_noop("silent %(game)s recorded twice"), game=game)
         seen.add(game)
         if game.declared_forms & bid.components:
-            raise ScoringError(f"{bid.name!r} already bids {game.label}: it cannot also be silent")
-        if not silent.won and game is not SilentGame.ULTI:
-            raise ScoringError(f"only a silent ulti can fail; record a silent {game.label} only when made")
-        if silent.split and not (game is SilentGame.FOUR_ACES and silent.side is Side.DEFENDERS):
-            raise ScoringError("only the defenders' silent four aces can be split between them")
-        if not silent.trick and game is not SilentGame.HUNDRED:
             raise ScoringError(
-                "only a silent 100 needs a trick; record the others only when they count", "trick_not_hundred"
+                gettext_noop("%(bid)s already bids %(game)s: it cannot also be silent"), bid=bid, game=game
             )
+        if not silent.won and game is not SilentGame.ULTI:
+            raise ScoringError(
+                gettext_noop("only a silent ulti can fail; record a silent %(game)s only when made"),
+                game=game,
+            )
+        if silent.split and not (game is SilentGame.FOUR_ACES and silent.side is Side.DEFENDERS):
+            raise ScoringError(gettext_noop("only the defenders' silent four aces can be split between them"))
+        if not silent.trick and game is not SilentGame.HUNDRED:
+            raise ScoringError(gettext_noop("only a silent 100 needs a trick (I.2 (4))"), "trick_not_hundred")
         if game is SilentGame.HUNDRED and deal.bids_durchmars:
             raise ScoringError(
-                "announcing a 40 or 20 in a durchmars game is a revoke (I.6 (3)): "
-                "record the revoke, not a silent 100",
+                gettext_noop(
+                    "announcing a 40 or 20 in a durchmars game is a revoke (I.6 (3)): record the revoke, not a "
+                    "silent 100"
+                ),
                 "silent_100_in_durchmars",
             )
         if deal.made_declared_durchmars and silent.won and silent.side is Side.DEFENDERS:
             raise ScoringError(
-                f"the declarer made a durchmars: the defenders cannot make a silent {game.label}"
+                gettext_noop("the declarer made a durchmars: the defenders cannot make a silent %(game)s"),
+                game=game,
             )
         if game is SilentGame.HUNDRED and Component.PARTI in bid.components:
             if not silent.trick:
                 # A side without a trick has no card points: the parti is the other side's.
                 if deal.won[Component.PARTI] == (silent.side is Side.DECLARER):
                     raise ScoringError(
-                        "the side of the silent 100 took no trick, so it cannot have won the parti",
+                        gettext_noop(
+                            "the side of the silent 100 took no trick, so it cannot have won the parti (I.2 (4))"
+                        ),
                         "trickless_parti",
                     )
             elif deal.won[Component.PARTI] != (silent.side is Side.DECLARER):
-                raise ScoringError("a silent 100 always wins the parti for the same side", "hundred_parti")
+                raise ScoringError(
+                    gettext_noop("a silent 100 with a trick wins the parti for the same side (I.2 (4))"),
+                    "hundred_parti",
+                )
