@@ -196,14 +196,15 @@ def _guarded(reader):
         yield reader.line_num, cells
 
 
-def read_csv(text: str) -> list[CsvRow]:
-    """Every result of the file, or CsvError at the first line that is wrong."""
+def data_rows(text: str, columns: tuple[str, ...], least: int):
+    """(line, cells) of each data row of a results CSV, cells stripped and padded to `columns`: a byte-order
+    mark, bare CRs, empty and "#" lines and a first header row skipped; the delimiter (";", tab or ",") read
+    off the first line; a row with fewer than `least` cells, or more than `columns` that are not empty, is a
+    CsvError naming its line. Shared by the pairs reader here and the individual one."""
     # Old Mac exports end lines with a bare CR, which the csv module refuses inside a row.
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    reader = _guarded(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
-    rows: list[CsvRow] = []
     seen_data = False
-    for line, cells in reader:
+    for line, cells in _guarded(csv.reader(io.StringIO(text), delimiter=_delimiter(text))):
         cells = [cell.strip() for cell in cells]
         if not any(cells) or cells[0].startswith("#"):
             continue
@@ -211,17 +212,23 @@ def read_csv(text: str) -> list[CsvRow]:
             seen_data = True  # a header row
             continue
         seen_data = True
-        if len(cells) < 3 or (len(cells) > len(COLUMNS) and any(cells[len(COLUMNS) :])):
+        if len(cells) < least or (len(cells) > len(columns) and any(cells[len(columns) :])):
             raise CsvError(
                 line,
                 Problem(
                     gettext_noop("%(count)s columns; expected %(expected)s: %(names)s"),
                     count=len(cells),
-                    expected=len(COLUMNS),
-                    names=", ".join(COLUMNS),
+                    expected=len(columns),
+                    names=", ".join(columns),
                 ),
             )
-        cells = (cells + [""] * len(COLUMNS))[: len(COLUMNS)]
+        yield line, (cells + [""] * len(columns))[: len(columns)]
+
+
+def read_csv(text: str) -> list[CsvRow]:
+    """Every result of the file, or CsvError at the first line that is wrong."""
+    rows: list[CsvRow] = []
+    for line, cells in data_rows(text, COLUMNS, 3):
         board_text, ns, ew, contract, declarer, lead, result, score = cells
         if not board_text.isdecimal() or int(board_text) < 1:
             raise CsvError(

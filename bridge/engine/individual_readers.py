@@ -19,11 +19,9 @@ Every row is checked alone here (numbers, contract, score); the whole set (a pla
 is checked by `individual.check_deals`. Messages are templates for the catalogue, like `csv_upload`'s.
 """
 
-import csv
-import io
 from dataclasses import dataclass, replace
 
-from bridge.engine.csv_upload import CsvError, Problem, _delimiter, _guarded, gettext_noop, result_of
+from bridge.engine.csv_upload import CsvError, Problem, data_rows, gettext_noop, result_of
 from bridge.engine.pbn.reader import PbnError, TableRow, _cell, _check_deal, _result, read_games
 from bridge.engine.scoring.contract import board_vulnerability, vulnerable_sides
 
@@ -67,29 +65,8 @@ def _number(text: str, what: str) -> int:
 
 def read_csv(text: str) -> IndividualFile:
     """Every result of the file, or CsvError at the first line that is wrong."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    reader = _guarded(csv.reader(io.StringIO(text), delimiter=_delimiter(text)))
     rows: list[IndividualRow] = []
-    seen_data = False
-    for line, cells in reader:
-        cells = [cell.strip() for cell in cells]
-        if not any(cells) or cells[0].startswith("#"):
-            continue
-        if not seen_data and not cells[0].isdecimal():
-            seen_data = True  # a header row
-            continue
-        seen_data = True
-        if len(cells) < 7 or (len(cells) > len(COLUMNS) and any(cells[len(COLUMNS) :])):
-            raise CsvError(
-                line,
-                Problem(
-                    gettext_noop("%(count)s columns; expected %(expected)s: %(names)s"),
-                    count=len(cells),
-                    expected=len(COLUMNS),
-                    names=", ".join(COLUMNS),
-                ),
-            )
-        cells = (cells + [""] * len(COLUMNS))[: len(COLUMNS)]
+    for line, cells in data_rows(text, COLUMNS, 7):
         board_text, table_text, *seats, contract, declarer, lead, result, score = cells
         if not board_text.isdecimal() or not 1 <= int(board_text) <= MAX_NUMBER:
             raise CsvError(
