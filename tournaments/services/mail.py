@@ -193,44 +193,40 @@ def event_cancelled(event, reason):
 def director_released(event, director, reason):
     """A qualification ended: the organiser and the federation's staff must name a new director; the
     director hears he no longer directs the event."""
-    with translation.override(settings.LANGUAGE_CODE):
-        ctx = {
-            "event": event.title,
-            "date": _date(event.start_date),
-            "director": director.full_name,
-            "reason": reason,
-            "url": _url("event_detail", event.pk),
-        }
-        subject = _("Director released: %(event)s") % ctx
-        body = (
+    _director_changed(
+        event,
+        director,
+        reason,
+        lambda ctx: (
+            _("Director released: %(event)s") % ctx,
             _(
                 "%(director)s no longer directs %(event)s (%(date)s).\n%(reason)s\n"
                 "Until a new director is named from the register, the event has no director (VSz 9).\n%(url)s"
             )
-            % ctx
-        )
-        staff = Role.objects.filter(kind=Role.FEDERATION_STAFF, federation_id=event.federation_id)
-        organisers = [address_of(event.created_by)]
-        if event.club_id and event.club.email:
-            organisers.append(event.club.email)
-        notify(
-            organisers + addresses_of(r.user for r in staff.select_related("user")),
-            subject,
-            body,
-            federation=event.federation_id,
-            category=MailPreference.EVENTS,
-        )
-        notify(
-            addresses_of([director]),
-            subject,
+            % ctx,
             _("You no longer direct %(event)s (%(date)s).\n%(reason)s\n%(url)s") % ctx,
-            federation=event.federation_id,
-        )
+        ),
+    )
 
 
 def director_given_back(event, director, reason):
     """A qualification covers again an event it was released from: the organiser and the federation's staff
     hear the event has its director back, and the director that he directs it again."""
+    _director_changed(
+        event,
+        director,
+        reason,
+        lambda ctx: (
+            _("Director back: %(event)s") % ctx,
+            _("%(director)s directs %(event)s (%(date)s) again.\n%(reason)s\n%(url)s") % ctx,
+            _("You direct %(event)s (%(date)s) again.\n%(reason)s\n%(url)s") % ctx,
+        ),
+    )
+
+
+def _director_changed(event, director, reason, words):
+    """The organiser, the club and the federation's staff get one mail, the director his own; `words(ctx)`
+    gives (subject, their body, his body), worded in the portal's language."""
     with translation.override(settings.LANGUAGE_CODE):
         ctx = {
             "event": event.title,
@@ -239,8 +235,7 @@ def director_given_back(event, director, reason):
             "reason": reason,
             "url": _url("event_detail", event.pk),
         }
-        subject = _("Director back: %(event)s") % ctx
-        body = _("%(director)s directs %(event)s (%(date)s) again.\n%(reason)s\n%(url)s") % ctx
+        subject, body, own = words(ctx)
         staff = Role.objects.filter(kind=Role.FEDERATION_STAFF, federation_id=event.federation_id)
         organisers = [address_of(event.created_by)]
         if event.club_id and event.club.email:
@@ -252,12 +247,7 @@ def director_given_back(event, director, reason):
             federation=event.federation_id,
             category=MailPreference.EVENTS,
         )
-        notify(
-            addresses_of([director]),
-            subject,
-            _("You direct %(event)s (%(date)s) again.\n%(reason)s\n%(url)s") % ctx,
-            federation=event.federation_id,
-        )
+        notify(addresses_of([director]), subject, own, federation=event.federation_id)
 
 
 def replacement_asked(change):
