@@ -8,7 +8,7 @@ start page.
 
 from django.conf import settings
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from federation.client_ip import client_ip
@@ -42,3 +42,19 @@ def refused(request, wait: int, start_template: str):
         response = render(request, start_template, {"error": text}, status=429)
     response["Retry-After"] = str(wait)
     return response
+
+
+def start_page(request, *, scope: str, find, template: str, table_url: str):
+    """Where a player types his table's code (`?code=`): on to the table's page (`table_url`), or the game's
+    start page again with the reason. `find(text)` is the game's code lookup (None: no such table)."""
+    code = request.GET.get("code", "")
+    if not code:
+        return render(request, template, {})
+    wait = wait_for(request, scope)
+    if wait:
+        return refused(request, wait, template)
+    found = find(code)
+    if found is None:
+        missed(request)
+        return render(request, template, {"error": _("There is no table with this code.")}, status=404)
+    return redirect(table_url, found.code)

@@ -195,19 +195,13 @@ def _code_or_404(request, code):
 @never_cache
 def table_start(request):
     """Where a player types the code of his table (the card's address leads straight to the table)."""
-    code = request.GET.get("code", "")
-    if not code:
-        return render(request, "bridge/table_start.html", {})
-    wait = _too_many(request)
-    if wait:
-        return _refused(request, wait)
-    found = table_entry.find_code(code)
-    if found is None:
-        table_guard.missed(request)
-        return render(
-            request, "bridge/table_start.html", {"error": _("There is no table with this code.")}, status=404
-        )
-    return redirect("bridge_table", found.code)
+    return table_guard.start_page(
+        request,
+        scope="table_ip",
+        find=table_entry.find_code,
+        template="bridge/table_start.html",
+        table_url="bridge_table",
+    )
 
 
 def _entry_data(entry: TableEntry | None) -> dict | None:

@@ -108,19 +108,13 @@ def _refused(request, wait):
 @never_cache
 def table_start(request):
     """Where a player types the code of his table (the card's address leads straight to the table)."""
-    code = request.GET.get("code", "")
-    if not code:
-        return render(request, "ulti/table_start.html", {})
-    wait = _too_many(request)
-    if wait:
-        return _refused(request, wait)
-    found = table_entry.find_code(code)
-    if found is None:
-        table_guard.missed(request)
-        return render(
-            request, "ulti/table_start.html", {"error": _("There is no table with this code.")}, status=404
-        )
-    return redirect("ulti_table", found.code)
+    return table_guard.start_page(
+        request,
+        scope="ulti_table_ip",
+        find=table_entry.find_code,
+        template="ulti/table_start.html",
+        table_url="ulti_table",
+    )
 
 
 @never_cache
