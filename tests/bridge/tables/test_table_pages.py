@@ -5,6 +5,7 @@ director only."""
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from bridge.models import TableEntry
@@ -189,3 +190,13 @@ def test_the_phone_page_leads_to_both_pairs_convention_cards(clients, codes, eve
     player.save()
     clients["anonymous"].force_login(player.user)
     assert clients["anonymous"].get(url).status_code == 200
+
+
+def test_the_start_page_leads_to_the_table_and_names_an_unknown_code(codes):
+    code = codes[1]
+    response = Client().get(
+        reverse("bridge_table_start"), {"code": f" {code.code[:3].lower()}-{code.code[3:]} "}
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("bridge_table", args=[code.code])
+    unknown = Client().get(reverse("bridge_table_start"), {"code": "XXXXXX"}, HTTP_ACCEPT_LANGUAGE="hu")
+    assert unknown.status_code == 404 and "Ilyen kódú asztal nincs." in unknown.content.decode()
