@@ -25,16 +25,24 @@ TITLE = "Őszi Mitchell páros (bemutató)"
 PAIRS = 20
 
 
-def seed(out=None):
+def mbsz_and_director(title, out, what):
+    """(MBSz, the demo director) for a bridge demo event titled `title`; None when it is there already (said
+    on `out`) or the federation or a director is missing. Shared by the pair and individual demo events."""
     mbsz = Federation.objects.filter(code="mbsz").first()
-    if mbsz is None or Event.objects.filter(federation=mbsz, title=TITLE).exists():
+    if mbsz is None or Event.objects.filter(federation=mbsz, title=title).exists():
         if out:
-            out.write("bridge: demo pair event already there")
-        return
+            out.write(f"bridge: demo {what} event already there")
+        return None
     users = get_user_model().objects
     director = users.filter(username="vezeto@demo.hu").first() or users.filter(is_superuser=True).first()
-    if director is None:
+    return None if director is None else (mbsz, director)
+
+
+def seed(out=None):
+    found = mbsz_and_director(TITLE, out, "pair")
+    if found is None:
         return
+    mbsz, director = found
     with transaction.atomic():
         session = _event(mbsz, director)
         _results(session, director)

@@ -10,14 +10,14 @@ and published.
 import datetime
 import random
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from bridge.engine.individual_movements import individual as individual_movement
 from bridge.services import individual, uploads
 from demo import individual_sample as sample
-from federation.models import Club, Federation, Membership, Role
+from demo.bridge import mbsz_and_director
+from federation.models import Club, Membership, Role
 from tournaments.models import Entry, EntryMember, Event, Session
 
 TITLE = "Őszi egyéni verseny (bemutató)"
@@ -25,15 +25,10 @@ TABLES = 3
 
 
 def seed(out=None):
-    mbsz = Federation.objects.filter(code="mbsz").first()
-    if mbsz is None or Event.objects.filter(federation=mbsz, title=TITLE).exists():
-        if out:
-            out.write("bridge: demo individual event already there")
+    found = mbsz_and_director(TITLE, out, "individual")
+    if found is None:
         return
-    users = get_user_model().objects
-    director = users.filter(username="vezeto@demo.hu").first() or users.filter(is_superuser=True).first()
-    if director is None:
-        return
+    mbsz, director = found
     with transaction.atomic():
         event = _event(mbsz, director)
         movement = individual_movement(TABLES, boards_per_round=2)
