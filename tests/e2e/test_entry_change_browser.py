@@ -11,19 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from .test_appeal_browser import Walk
+
 pytestmark = [pytest.mark.e2e]
-
-
-def _login(browser, live_server, user):
-    from selenium.webdriver.common.by import By
-
-    browser.delete_all_cookies()
-    browser.get(live_server.url + reverse("login"))
-    browser.find_element(By.NAME, "username").send_keys(user.username)
-    browser.find_element(By.NAME, "password").send_keys("jelszo-12345")
-    browser.find_element(
-        By.CSS_SELECTOR, "main form button[type=submit], main form input[type=submit]"
-    ).click()
 
 
 def _wait(condition, seconds=10):
@@ -59,7 +49,8 @@ def test_partner_replaced_through_the_name_picker(
     )
     entry = entries.create_entry(event.pk, me.user, [me, partner])
 
-    _login(browser, live_server, me.user)
+    walk = Walk(browser, live_server)
+    walk.login(me.user)
     browser.get(live_server.url + reverse("entry_replace", args=[entry.pk]))
     field = browser.find_element(By.NAME, "newcomer")
     field.send_keys("Szekely")
@@ -71,7 +62,7 @@ def test_partner_replaced_through_the_name_picker(
     change = _wait(lambda: EntryChange.objects.filter(entry=entry).first())
     assert change is not None and change.new_person == newcomer
 
-    _login(browser, live_server, newcomer.user)
+    walk.login(newcomer.user)
     browser.get(live_server.url + reverse("my_entries"))
     browser.find_element(
         By.CSS_SELECTOR, f"form[action='{reverse('entry_change_accept', args=[change.pk])}'] button"
