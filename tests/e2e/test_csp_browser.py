@@ -13,6 +13,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from .test_appeal_browser import Walk
+
 pytestmark = [pytest.mark.e2e]
 
 # Installed before any page script runs (CDP scripts are not subject to the page's CSP): collects every
@@ -93,12 +95,7 @@ def test_pages_and_the_api_docs_run_without_csp_violations(browser, live_server,
     browser.set_window_size(1280, 1600)
 
     # A director's print page: the Print button is bound by static/js/portal.js, not an onclick attribute.
-    browser.get(live_server.url + reverse("login"))
-    browser.find_element(By.NAME, "username").send_keys(pages["director"].username)
-    browser.find_element(By.NAME, "password").send_keys("jelszo-12345")
-    browser.find_element(
-        By.CSS_SELECTOR, "main form button[type=submit], main form input[type=submit]"
-    ).click()
+    Walk(browser, live_server).login(pages["director"])
     browser.get(live_server.url + pages["guide cards"])
     browser.execute_script("window.print = function () { window.__printed = true; };")
     browser.find_element(By.CSS_SELECTOR, "[data-print]").click()
@@ -146,12 +143,7 @@ def test_the_withdraw_button_asks_for_confirmation_through_the_static_script(
     entry = Entry.objects.create(event=event)
     EntryMember.objects.create(entry=entry, person=person, confirmed_at=timezone.now())
 
-    browser.get(live_server.url + reverse("login"))
-    browser.find_element(By.NAME, "username").send_keys(user.username)
-    browser.find_element(By.NAME, "password").send_keys("jelszo-12345")
-    browser.find_element(
-        By.CSS_SELECTOR, "main form button[type=submit], main form input[type=submit]"
-    ).click()
+    Walk(browser, live_server).login(user)
     browser.get(live_server.url + reverse("my_entries"))
     selector = f"form[action='{reverse('entry_withdraw', args=[entry.pk])}'][data-confirm] button"
 
