@@ -10,16 +10,16 @@ Erasure's counterpart: `register_eraser`, the apps' scrubbing of what they store
 (`Identity`), called by `federation.services.erasure`.
 """
 
-import csv
 import dataclasses
 import datetime
 import decimal
-import io
 import json
 import re
 from collections.abc import Callable, Iterable
 
 from django.db import models
+
+from federation import spreadsheet
 
 Section = Callable[[object, object], Iterable]
 
@@ -82,16 +82,17 @@ def as_json(data: dict) -> bytes:
 
 
 def as_csv(data: dict) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(["section", "row", "field", "value"])
-    for name, rows in data.items():
-        for n, row in enumerate(rows, start=1):
-            for field, value in row.items():
-                if isinstance(value, dict | list):
-                    value = json.dumps(value, ensure_ascii=False)
-                writer.writerow([name, n, field, "" if value is None else value])
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
+    """One line per field (section; row; field; value), written like every other CSV of the portal."""
+
+    def lines():
+        for name, rows in data.items():
+            for n, row in enumerate(rows, start=1):
+                for key, value in row.items():
+                    if isinstance(value, dict | list):
+                        value = json.dumps(value, ensure_ascii=False)
+                    yield [name, n, key, value]
+
+    return spreadsheet.csv_text(["section", "row", "field", "value"], lines()).encode("utf-8")
 
 
 # Erasure (GDPR art. 17). What the apps above federation keep about a person beyond the record itself

@@ -91,6 +91,20 @@ def test_export_csv_is_semicolon_separated_utf8_with_bom(client, member):
     assert ["person", "1", "first_name", "Péter"] in rows
 
 
+def test_export_csv_writes_a_formula_like_name_as_text(client, member):
+    """The export is opened in Excel: a value the person typed that looks like a formula stays text."""
+    member.first_name = '=HYPERLINK("http://example.invalid")'
+    member.save(update_fields=["first_name"])
+    client.force_login(member.user)
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("my_data_export", args=["csv"])).content.decode("utf-8-sig")),
+            delimiter=";",
+        )
+    )
+    assert ["person", "1", "first_name", '\'=HYPERLINK("http://example.invalid")'] in rows
+
+
 def test_export_of_an_unknown_format_is_404(client, member):
     client.force_login(member.user)
     assert client.get(reverse("my_data_export", args=["xml"])).status_code == 404
