@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
+from bridge.services.uploads import file_kind
 from config.query import api_int, column_range, id_or_none
 from federation.access import deny, object_or_deny
 from federation.api_permissions import RulesPermission
@@ -256,11 +257,11 @@ class TeamMatchViewSet(viewsets.ReadOnlyModelViewSet):
 
 def _input(values) -> tuple[str, ParsedResult | None]:
     """The upload's format ("pbn", "csv", "usebio" or the form's) and, for the form's, its parsed result.
-    A file without `file_format` is read as USEBIO when its name ends in .xml, as PBN otherwise."""
+    A file without `file_format` is read by its name: .csv as CSV, .xml as USEBIO, anything else as PBN."""
     if values.get("file") is not None:
         if values.get("file_format"):
             return values["file_format"], None
-        return ("usebio" if values["file"].name.lower().endswith(".xml") else "pbn"), None
+        return file_kind(values["file"].name), None
     if "home_imps" in values or "away_imps" in values:
         if "home_imps" not in values or "away_imps" not in values:
             raise UploadError(_("Send both home_imps and away_imps."))

@@ -30,7 +30,10 @@ class SetupForm(forms.ModelForm):
 
 class FileUploadForm(forms.Form):
     KINDS = [("pbn", _("PBN file (both rooms)")), ("csv", _("CSV file")), ("usebio", _("USEBIO file (XML)"))]
-    kind = forms.ChoiceField(label=_("format"), choices=KINDS)
+    # Left empty, the file's name decides (.csv, .xml USEBIO, else PBN), as for pair events and the API.
+    kind = forms.ChoiceField(
+        label=_("format"), choices=[("", _("from the file's name"))] + KINDS, required=False
+    )
     file = forms.FileField(label=_("file"))
     note = forms.CharField(label=_("note"), required=False, max_length=500)
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from bridge.services.uploads import file_kind
 from results import decision_views
 from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError
@@ -112,7 +113,8 @@ def upload(request, pk):
                 file_form = FileUploadForm(request.POST, request.FILES, prefix="file")
                 if file_form.is_valid():
                     data = file_form.cleaned_data
-                    return _upload(request, match, data["kind"], file=data["file"], note=data["note"])
+                    fmt = data["kind"] or file_kind(data["file"].name)
+                    return _upload(request, match, fmt, file=data["file"], note=data["note"])
             elif kind == "imps":
                 imps_form = ImpsForm(request.POST, prefix="imps")
                 if imps_form.is_valid():

@@ -147,6 +147,20 @@ def test_usebio_through_the_upload_page_and_the_api(twin_rounds, client):
     )
 
 
+def test_the_upload_page_reads_the_format_from_the_file_name_when_not_told(twin_rounds, client):
+    _pbn_twin, (event, user, matches) = twin_rounds
+    data = _file_of(event, [_usebio_match(m, from_away=False) for m in matches])
+    client.force_login(user)
+    page = client.get(reverse("teams_upload", args=[matches[0].pk])).content.decode()
+    assert '<option value="" selected>' in page
+    response = client.post(
+        reverse("teams_upload", args=[matches[0].pk]),
+        {"kind": "file", "file-kind": "", "file-file": SimpleUploadedFile("fordulo.XML", data)},
+    )
+    assert response.status_code == 302
+    assert list(MatchUpload.objects.filter(match=matches[0]).values_list("source", flat=True)) == ["usebio"]
+
+
 def test_export_reads_back_to_the_same_boards_and_standings(twin_rounds, client):
     (event, user, matches), (twin, twin_user, twin_matches) = twin_rounds
     for match in matches:
