@@ -165,7 +165,9 @@ def test_the_pbn_deals_show_as_the_pairs_hand_diagram_on_the_page_and_on_paper(c
 
     setup = individual.setup_for(event)
     rows = sample.play(individual_movement(2, boards_per_round=2), random.Random(5))
-    deals = {board: deal_board(b"egyeni-teszt-seed-20", "egyéni", board) for board in {r["board"] for r in rows}}
+    deals = {
+        board: deal_board(b"egyeni-teszt-seed-20", "egyéni", board) for board in {r["board"] for r in rows}
+    }
     uploads.submit(setup, "pbn", user=director, text=sample.pbn_text(rows, deals))
     individual.recompute_event(event.pk)
     assert individual.latest_version(event).deals["3"] == deals[3]
