@@ -80,5 +80,11 @@ urlpatterns = [
     path("individual/<int:pk>/boards.pdf", individual_pdf.boards_pdf, name="bridge_individual_boards_pdf"),
     path("individual/<int:pk>/players/<int:number>/", individual.player, name="bridge_individual_player"),
     path("individual/<int:pk>/upload/", individual.upload, name="bridge_individual_upload"),
+    path(
+        "individual/<int:pk>/upload/confirm/",
+        individual.upload_confirm,
+        name="bridge_individual_upload_confirm",
+    ),
+    path("individual/<int:pk>/decisions/", individual.decide, name="bridge_individual_decide"),
     path("individual/<int:pk>/publish/", individual.publish, name="bridge_individual_publish"),
 ]

@@ -3,16 +3,19 @@ shows the format.
 
 Idempotent (the event is looked up by its title) and deterministic for a given day: 12 MBSz members at
 three tables, the full individual movement (11 rounds of 2 boards: everybody partners everybody once),
-results uploaded as a CSV version by the demo director through the one upload seam, standings computed
-and published.
+results uploaded as a PBN version with the deals (hand diagrams on the travellers) by the demo director
+through the one upload seam, one adjusted score by the director on top (a decision layer), standings
+computed and published.
 """
 
 import datetime
+import hashlib
 import random
 
 from django.db import transaction
 from django.utils import timezone
 
+from bridge.engine.dealing import deal_board
 from bridge.engine.individual_movements import individual as individual_movement
 from bridge.services import individual, uploads
 from demo import individual_sample as sample
@@ -36,13 +39,24 @@ def seed(out=None):
         setup.tables, setup.boards_per_round = TABLES, 2
         setup.save(update_fields=["tables", "boards_per_round"])
         rows = sample.play(movement, random.Random(20261129))
+        deals = {board: deal_board(hashlib.sha256(TITLE.encode()).digest(), "demo", board) for board in movement.boards}
         uploads.submit(
             setup,
-            "csv",
+            "pbn",
             user=director,
-            text=sample.csv_text(rows),
-            file_name="oszi-egyeni.csv",
+            text=sample.pbn_text(rows, deals),
+            file_name="oszi-egyeni.pbn",
             note="Eredmények a pontozóprogramból",
+        )
+        last = rows[-1]
+        individual.apply_decision(
+            setup,
+            last["board"],
+            last["table"],
+            source="adjustment",
+            reason="VSz 29: a leosztást nem lehetett lejátszani",
+            user=director,
+            score="A+/A-",
         )
         individual.recompute_event(event.pk)
         individual.publish(setup, director)

@@ -92,14 +92,16 @@ def csv_text(rows: list[dict], delimiter: str = ";") -> str:
     return "\n".join(lines) + "\n"
 
 
-def pbn_text(rows: list[dict]) -> str:
-    """The rows as a PBN file with the PBN 2.1 individual columns."""
+def pbn_text(rows: list[dict], deals: dict[int, str] | None = None) -> str:
+    """The rows as a PBN file with the PBN 2.1 individual columns; `deals`: board -> PBN Deal tag value."""
     out = ["% PBN 2.1", '[Event "Individual"]']
     by_board: dict[int, list[dict]] = {}
     for r in rows:
         by_board.setdefault(r["board"], []).append(r)
     for board, board_rows in sorted(by_board.items()):
         out.append(f'[Board "{board}"]')
+        if deals and board in deals:
+            out.append(f'[Deal "{deals[board]}"]')
         out.append(
             '[ScoreTable "Table\\2R;PlayerId_North\\2R;PlayerId_South\\2R;PlayerId_East\\2R;PlayerId_West\\2R;'
             'Contract\\5L;Declarer\\1R;Result\\2R;Score_NS\\5R"]'

@@ -9,7 +9,9 @@ from .individual import (
     IndividualPlayer,
     IndividualResult,
     IndividualStanding,
+    IndividualSubstitution,
     IndividualVersion,
+    IndividualVersionDecision,
 )
 from .programs import AcceptedProgram
 from .psychs import PsychRecord
@@ -36,7 +38,9 @@ __all__ = [
     "IndividualPlayer",
     "IndividualResult",
     "IndividualStanding",
+    "IndividualSubstitution",
     "IndividualVersion",
+    "IndividualVersionDecision",
     "Pair",
     "PairEvent",
     "PairSession",

@@ -3,12 +3,14 @@ players) and the standings computed from them, stamped with the version (bridge.
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.immutable import AppendOnly
 from results.models import VersionedUpload
 
 from .standings import COMPUTED, MP, PCT
+from .uploads import VersionDecision
 
 
 class IndividualEvent(models.Model):
@@ -92,6 +94,16 @@ class IndividualVersion(AppendOnly, VersionedUpload):
     event_version = models.PositiveIntegerField(_("event version"), default=0)
     deals = models.JSONField(_("deals"), default=dict, blank=True, help_text=_("Board number -> PBN deal."))
     raw = models.TextField(_("uploaded text"), blank=True)
+    # The version a correction, an adjusted score or a director's decision was made on (as for pairs,
+    # bridge.services.decisions); empty for the first upload.
+    base = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("derived from"),
+    )
 
     class Meta(VersionedUpload.Meta):
         constraints = [
@@ -128,6 +140,56 @@ class IndividualResult(AppendOnly):
 
     def __str__(self):
         return f"{self.board}: {self.north}-{self.south} / {self.east}-{self.west} {self.score}"
+
+
+class IndividualVersionDecision(AppendOnly):
+    """Which decisions an individual version reflects, written with every upload: the pairs'
+    `VersionDecision` for individual events (carried, kept, re-confirmed or set aside with a reason)."""
+
+    Action = VersionDecision.Action
+
+    version = models.ForeignKey(IndividualVersion, on_delete=models.PROTECT, related_name="decisions")
+    decision = models.ForeignKey(
+        IndividualVersion, on_delete=models.PROTECT, related_name="+", verbose_name=_("decision")
+    )
+    action = models.CharField(_("action"), max_length=12, choices=VersionDecision.Action.choices)
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["version", "decision__number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "decision"], name="bridge_one_individual_record_per_decision"
+            )
+        ]
+        verbose_name = _("decision of an individual version")
+        verbose_name_plural = _("decisions of an individual version")
+
+    def __str__(self):
+        return f"{self.version} {self.action} {self.decision}"
+
+
+class IndividualSubstitution(models.Model):
+    """VSz 25: a substitute approved by the director played these boards under a player's number (the
+    pairs' `Substitution` for individual events); who keeps the rights is `roster.player_rights`'."""
+
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.PROTECT, related_name="bridge_individual_substitutions"
+    )
+    player = models.ForeignKey(IndividualPlayer, on_delete=models.PROTECT, related_name="substitutions")
+    substitute = models.ForeignKey("federation.Person", on_delete=models.PROTECT, related_name="+")
+    boards = models.JSONField(_("boards played by the substitute"), default=list)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["event", "player", "pk"]
+        verbose_name = _("substitution in an individual event")
+        verbose_name_plural = _("substitutions in an individual event")
+
+    def __str__(self):
+        return f"{self.substitute} for {self.player} ({len(self.boards)})"
 
 
 class IndividualBoardScore(models.Model):

@@ -12,6 +12,11 @@ not decided silently: the upload is refused with `DecisionsPending` until the di
 keep (re-applied), re-confirm (re-applied, recorded as re-confirmed) or set aside (not applied, with a
 mandatory reason). Decisions the upload does not touch are carried. The new version records what it did
 with each (`VersionDecision`), so the audit trail says which decisions every version reflects.
+
+Bridge individual events (issue #20) go through the same layers: an `IndividualVersion` is a version, its
+rows are keyed by board and the four players (north, south, east, west) instead of the two pairs, a
+decision touches the rows of the board where one of its players sits, and `IndividualVersionDecision`
+records what each upload did with each decision. Individual events have no penalties.
 """
 
 from dataclasses import dataclass, field
@@ -22,7 +27,16 @@ from django.utils.translation import gettext_lazy
 
 from results.models import VersionedUpload
 
-from ..models import CorrectionRequest, PairSession, ResultVersion, SessionPair, VersionDecision
+from ..models import (
+    CorrectionRequest,
+    IndividualResult,
+    IndividualVersion,
+    IndividualVersionDecision,
+    PairSession,
+    ResultVersion,
+    SessionPair,
+    VersionDecision,
+)
 from . import versions
 from .exports import pair_labels
 
@@ -66,8 +80,43 @@ class DecisionsPending(Exception):
         super().__init__(", ".join(str(a.decision.pk) for a in affected))
 
 
+PAIR_SEATS = ("ns_id", "ew_id")
+INDIVIDUAL_SEATS = ("north", "south", "east", "west")
+INDIVIDUAL_ROW_FIELDS = (
+    ("board", "table") + INDIVIDUAL_SEATS + ("contract", "declarer", "lead") + VALUE_FIELDS[3:]
+)
+
+
+def _seats(row: dict) -> tuple[str, ...]:
+    """Who a row is of: its two pairs (pair events) or its four players (individual events)."""
+    return PAIR_SEATS if "ns_id" in row else INDIVIDUAL_SEATS
+
+
+def _who(row: dict) -> tuple:
+    return tuple(row[seat] for seat in _seats(row))
+
+
 def _key(row: dict) -> tuple:
-    return (row["board"], row["ns_id"], row["ew_id"])
+    return (row["board"],) + _who(row)
+
+
+def rows_of(version) -> list[dict]:
+    """A version's complete rows, of a pair session or of an individual event."""
+    if isinstance(version, IndividualVersion):
+        return list(
+            IndividualResult.objects.filter(version=version)
+            .order_by("board", "table", "pk")
+            .values(*INDIVIDUAL_ROW_FIELDS)
+        )
+    return versions.rows_of(version)
+
+
+def _penalties_of(version) -> list[dict]:
+    return [] if isinstance(version, IndividualVersion) else versions.penalties_of(version)
+
+
+def _record_model(version):
+    return IndividualVersionDecision if isinstance(version, IndividualVersion) else VersionDecision
 
 
 def _values(row: dict) -> tuple:
@@ -105,11 +154,11 @@ class Delta:
 
 
 def delta_of(decision: ResultVersion) -> Delta:
-    before = {_key(r): r for r in versions.rows_of(decision.base)}
-    after = {_key(r): r for r in versions.rows_of(decision)}
+    before = {_key(r): r for r in rows_of(decision.base)}
+    after = {_key(r): r for r in rows_of(decision)}
     rows = [r for k, r in after.items() if k not in before or _values(before[k]) != _values(r)]
     removed = [k for k in before if k not in after]
-    penalties = _without(versions.penalties_of(decision), versions.penalties_of(decision.base))
+    penalties = _without(_penalties_of(decision), _penalties_of(decision.base))
     groups = {
         k: r.get("deal_group")
         for k, r in after.items()
@@ -120,18 +169,19 @@ def delta_of(decision: ResultVersion) -> Delta:
     return Delta(rows, removed, penalties, groups)
 
 
-def in_force(version: ResultVersion | None) -> list[ResultVersion]:
+def in_force(version: ResultVersion | IndividualVersion | None) -> list:
     """The decisions `version` reflects, oldest first: the decision versions since the last upload or
     restore, and the decisions that upload carried, kept or re-confirmed."""
     chain = []
     while version is not None and version.source in DECISION_SOURCES:
         chain.append(version)
-        version = ResultVersion.objects.select_related("uploaded_by").filter(pk=version.base_id).first()
+        version = type(version).objects.select_related("uploaded_by").filter(pk=version.base_id).first()
     carried = []
     if version is not None:
         carried = [
             record.decision
-            for record in VersionDecision.objects.filter(version=version)
+            for record in _record_model(version)
+            .objects.filter(version=version)
             .exclude(action=Action.SET_ASIDE)
             .select_related("decision__uploaded_by")
         ]
@@ -146,6 +196,8 @@ def kind_of(decision: ResultVersion, delta: Delta) -> str:
     if delta.groups and not delta.rows:
         return "fouled_board"
     if delta.empty:
+        if isinstance(decision, IndividualVersion):
+            return "adjustment"
         return "exclusion" if decision.exclusions.exists() else "withdrawal"
     if any(r["artificial"] for r in delta.rows):
         return "artificial_score"
@@ -157,7 +209,7 @@ def kind_of(decision: ResultVersion, delta: Delta) -> str:
 
 
 def label_of(decision: ResultVersion, kind: str) -> str:
-    if kind == "correction":
+    if kind == "correction" and isinstance(decision, ResultVersion):
         request = CorrectionRequest.objects.filter(version=decision).first()
         if request is not None:
             return _("correction #%(id)s") % {"id": request.pk}
@@ -175,6 +227,7 @@ class Conflict:
     decision: dict  # the decision's row, or its penalty ({"pair_id", "percent", ...})
     penalty: bool = False
     grouping: bool = False  # the board's tables are no longer those the deal groups were given to
+    players: tuple = ()  # an individual event's row: the decision's four players (N, S, E, W)
 
 
 @dataclass
@@ -187,8 +240,8 @@ class Affected:
 def _by_pair(rows: list[dict]) -> dict[tuple[int, int], list[dict]]:
     out: dict[tuple[int, int], list[dict]] = {}
     for row in rows:
-        for pair in (row["ns_id"], row["ew_id"]):
-            out.setdefault((row["board"], pair), []).append(row)
+        for who in _who(row):
+            out.setdefault((row["board"], who), []).append(row)
     return out
 
 
@@ -199,15 +252,25 @@ def _conflicts(delta: Delta, fresh: list[dict], current: dict[tuple[int, int], l
     by_pair = _by_pair(fresh)
     out = []
     for row in delta.rows:
-        touching = by_pair.get((row["board"], row["ns_id"]), []) + by_pair.get(
-            (row["board"], row["ew_id"]), []
-        )
+        touching = []
+        for who in _who(row):
+            touching += [t for t in by_pair.get((row["board"], who), []) if not any(t is o for o in touching)]
         if not touching:
             continue
         same = [t for t in touching if _key(t) == _key(row)]
-        if same and len(touching) == 2 and _values(same[0]) == _values(row):
+        if same and len(touching) == 1 and _values(same[0]) == _values(row):
             continue  # the upload already says what the decision said
-        out.append(Conflict(row["board"], row["ns_id"], row["ew_id"], (same or touching)[0], row))
+        individual = "ns_id" not in row
+        out.append(
+            Conflict(
+                row["board"],
+                None if individual else row["ns_id"],
+                None if individual else row["ew_id"],
+                (same or touching)[0],
+                row,
+                players=_who(row) if individual else (),
+            )
+        )
     for penalty in delta.penalties:
         where = (penalty["board"], penalty["pair_id"])
         if penalty["board"] is None or where not in by_pair:
@@ -230,8 +293,8 @@ def _conflicts(delta: Delta, fresh: list[dict], current: dict[tuple[int, int], l
 
 def _apply(rows: list[dict], delta: Delta) -> list[dict]:
     for new in delta.rows:
-        pairs = {new["ns_id"], new["ew_id"]}
-        dropped = [r for r in rows if r["board"] == new["board"] and {r["ns_id"], r["ew_id"]} & pairs]
+        pairs = set(_who(new))
+        dropped = [r for r in rows if r["board"] == new["board"] and set(_who(r)) & pairs]
         table = new["table"]
         if table is None:
             table = next((r["table"] for r in dropped if r["table"] is not None), None)
@@ -281,7 +344,7 @@ def settle(
     if restore_of is not None:
         records += [(d, Action.CARRIED, "") for d in in_force(restore_of)]
     affected, silent = [], []
-    now = _by_pair(versions.rows_of(base) if base_rows is None else base_rows)
+    now = _by_pair(rows_of(base) if base_rows is None else base_rows)
     for decision in current:
         if decision.pk in already:
             continue
@@ -336,10 +399,11 @@ def settle(
     return Settled(rows, penalties, records)
 
 
-def record(version: ResultVersion, settled: Settled) -> None:
-    VersionDecision.objects.bulk_create(
+def record(version: ResultVersion | IndividualVersion, settled: Settled) -> None:
+    model = _record_model(version)
+    model.objects.bulk_create(
         [
-            VersionDecision(version=version, decision=decision, action=action, reason=reason)
+            model(version=version, decision=decision, action=action, reason=reason)
             for decision, action, reason in settled.records
         ]
     )
@@ -417,15 +481,38 @@ def _value(row: dict | None) -> dict | None:
     return {f: row.get(f) for f in ("contract", "declarer", "tricks", "score", "artificial")}
 
 
-def describe(session: PairSession, affected: list[Affected]) -> list[dict]:
-    """The affected decisions as plain data: for the confirmation page and the API's 409 answer."""
-    seats = {
-        s.pk: s
-        for s in SessionPair.objects.filter(section__session=session).select_related(
-            "section", "pair__player1", "pair__player2"
-        )
-    }
-    labels = pair_labels(session)
+def _individual_sides(event_id: int):
+    """side(players) -> {"number": "3-7", "name": "A / B"} of an individual event's two players."""
+    from ..models import IndividualPlayer
+
+    names = {p.number: p.display_name for p in IndividualPlayer.objects.filter(event_id=event_id)}
+
+    def side(*numbers):
+        return {
+            "id": None,
+            "number": "–".join(str(n) for n in numbers),
+            "name": " / ".join(str(names.get(n, n)) for n in numbers),
+        }
+
+    return side
+
+
+def describe(session, affected: list[Affected]) -> list[dict]:
+    """The affected decisions as plain data: for the confirmation page and the API's 409 answer.
+    `session`: the PairSession, or the IndividualEvent of an individual event's decisions."""
+    individual = not isinstance(session, PairSession)
+    seats = (
+        {}
+        if individual
+        else {
+            s.pk: s
+            for s in SessionPair.objects.filter(section__session=session).select_related(
+                "section", "pair__player1", "pair__player2"
+            )
+        }
+    )
+    labels = {} if individual else pair_labels(session)
+    side = _individual_sides(session.event_id) if individual else None
 
     def pair(pair_id):
         if pair_id is None:
@@ -470,11 +557,16 @@ def describe(session: PairSession, affected: list[Affected]) -> list[dict]:
                     }
                 )
                 continue
+            if c.players:  # an individual event's row: N-S and E-W by the players' numbers
+                north, south, east, west = c.players
+                ns, ew = side(north, south), side(east, west)
+            else:
+                ns, ew = pair(c.ns_id), pair(c.ew_id)
             conflicts.append(
                 {
                     "board": c.board,
-                    "ns": pair(c.ns_id),
-                    "ew": pair(c.ew_id),
+                    "ns": ns,
+                    "ew": ew,
                     "upload": _value(c.upload),
                     "decision": _value(c.decision),
                     "upload_text": _result_text(c.upload),

@@ -9,6 +9,11 @@ with its `IndividualResult` rows: any error names the line, board and table, and
 recompute (`recompute_event`, the task `bridge.tasks.recompute_individual_results`) rebuilds the
 standings and the board scores from the latest version under the event's lock, stamped with that
 version.
+
+Corrections, adjusted (artificial or assigned) scores and appeal decisions (`apply_decision`) are versions
+too, with who, when and why, layered exactly like the pairs' (`bridge.services.decisions`): an upload
+re-applies every decision in force on top of its rows, carries those it does not touch and stops with
+`decisions.DecisionsPending` on one it does until the director keeps, re-confirms or sets it aside.
 """
 
 import hashlib
@@ -17,11 +22,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bridge.engine.csv_upload import CsvError
+from bridge.engine.csv_upload import CsvError, Problem, result_of
 from bridge.engine.individual import Deal, IndividualError, score_individual
 from bridge.engine.individual_readers import IndividualRow, read_csv, read_pbn, with_tables
 from bridge.engine.pbn.reader import PbnError
 from bridge.engine.scoring.adjusted import ArtificialScore
+from bridge.engine.scoring.contract import board_vulnerability, is_possible_score, vulnerable_sides
 from rankings.services.event_results import results_changed
 from results import services as results_services
 from results.models import RecomputeState, VersionedUpload
@@ -34,27 +40,15 @@ from ..models import (
     IndividualPlayer,
     IndividualResult,
     IndividualStanding,
+    IndividualSubstitution,
     IndividualVersion,
 )
-from . import INDIVIDUAL_SCOPE
+from . import INDIVIDUAL_SCOPE, decisions
 from .upload_errors import UploadError, explain
 
 Source = VersionedUpload.Source
 CSV, PBN = "csv", "pbn"
-ROW_FIELDS = (
-    "board",
-    "table",
-    "north",
-    "south",
-    "east",
-    "west",
-    "contract",
-    "declarer",
-    "lead",
-    "tricks",
-    "score",
-    "artificial",
-)
+ROW_FIELDS = decisions.INDIVIDUAL_ROW_FIELDS  # board, table, the four players, the result
 
 
 class IndividualSetupError(Exception):
@@ -179,40 +173,210 @@ def submit(
     text: str | None = None,
     file_name: str = "",
     note: str = "",
+    resolutions: dict | None = None,
+    reasons: dict | None = None,
+    expected_base: int | None = None,
+    dry_run: bool = False,
 ) -> IndividualVersion:
     """The event's results from a CSV or PBN file (or its text already read) as a new version; UploadError
-    (nothing written) when anything is wrong. Called through `bridge.services.uploads.submit`."""
+    (nothing written) when anything is wrong. Called through `bridge.services.uploads.submit`.
+
+    The decisions in force are re-applied on the file's rows (`decisions.settle`, the pairs' own): one the
+    file touches needs the director's `resolutions` (decision version id -> keep, reconfirm, set_aside)
+    and `reasons`; without them `decisions.DecisionsPending` is raised (its `submission` is what to keep to
+    resume) and nothing is written; `dry_run` only asks."""
     if file is not None:
         text = read_upload_text(file)
         file_name = file_name or file.name
     if kind not in (CSV, PBN):
         raise UploadError([_("an individual event takes a CSV or PBN file")])
-    rows, deals = parse(kind, text or "")
+    parsed, deals = parse(kind, text or "")
+    submission = {"kind": kind, "text": text or "", "note": note, "file_name": file_name}
     with transaction.atomic():
         event_version = results_services.mark_uploaded(individual.event_id, INDIVIDUAL_SCOPE)
         if not IndividualPlayer.objects.filter(event=individual.event).exists():
             seat_entries(individual.event)
-        errors = check(individual, rows)
+        errors = check(individual, parsed)
         if errors:
             raise UploadError(errors)  # rolls back the version count with the rest
-        _add_missing_players(individual, rows)
-        version = IndividualVersion.objects.create(
-            event=individual.event,
-            number=results_services.next_version_number(IndividualVersion, event=individual.event),
+        _add_missing_players(individual, parsed)
+        base = latest_version(individual.event)
+        rows = [{f: _value(row, f) for f in ROW_FIELDS} for row in parsed]
+        try:
+            settled = decisions.settle(
+                base,
+                rows,
+                [],
+                fresh=rows,
+                resolutions=resolutions,
+                reasons=reasons,
+                expected_base=expected_base,
+                dry_run=dry_run,
+            )
+        except decisions.ResolutionError as error:
+            raise UploadError(error.messages)
+        except decisions.DecisionsPending as pending:
+            pending.submission, pending.warnings = submission, []
+            raise
+        _check_scoreable(individual, settled.rows)
+        merged = {int(k): v for k, v in (base.deals if base else {}).items()}
+        merged.update(deals)
+        version = _write_version(
+            individual,
+            settled.rows,
             source=Source.CSV if kind == CSV else Source.PBN,
-            uploaded_by=user,
-            note=note[:500],
-            file_name=file_name[:200],
-            sha256=hashlib.sha256(text.encode()).hexdigest() if text else "",
+            user=user,
+            note=note,
+            file_name=file_name,
             raw=text or "",
-            deals={str(board): deal for board, deal in deals.items()},
+            deals=merged,
+            base=base,
             event_version=event_version,
         )
-        IndividualResult.objects.bulk_create(
-            [IndividualResult(version=version, **{f: _value(row, f) for f in ROW_FIELDS}) for row in rows]
-        )
-        request_recompute(INDIVIDUAL_SCOPE, individual.event_id)
+        decisions.record(version, settled)
     return version
+
+
+def _check_scoreable(individual: IndividualEvent, rows: list[dict]) -> None:
+    try:
+        score(individual, rows)
+    except IndividualError as error:
+        raise UploadError([explain(error.problem)])
+    except ValueError as error:
+        raise UploadError([str(error)])
+
+
+def _write_version(
+    individual: IndividualEvent,
+    rows: list[dict],
+    *,
+    source: str,
+    user,
+    note: str = "",
+    file_name: str = "",
+    raw: str = "",
+    deals: dict | None = None,
+    base: IndividualVersion | None = None,
+    event_version: int | None = None,
+) -> IndividualVersion:
+    """Append a version holding `rows` (dicts of ROW_FIELDS) and queue the recompute for after the commit;
+    the caller holds the event's lock (`mark_uploaded`, whose count it passes as `event_version`)."""
+    if event_version is None:
+        event_version = results_services.mark_uploaded(individual.event_id, INDIVIDUAL_SCOPE)
+    version = IndividualVersion.objects.create(
+        event=individual.event,
+        number=results_services.next_version_number(IndividualVersion, event=individual.event),
+        source=source,
+        uploaded_by=user,
+        note=note[:500],
+        file_name=file_name[:200],
+        sha256=hashlib.sha256(raw.encode()).hexdigest() if raw else "",
+        raw=raw,
+        deals={str(board): deal for board, deal in (deals or {}).items()},
+        base=base,
+        event_version=event_version,
+    )
+    IndividualResult.objects.bulk_create(
+        [
+            IndividualResult(
+                version=version,
+                **{f: (row.get(f) or "") if f in TEXT_FIELDS else row.get(f) for f in ROW_FIELDS},
+            )
+            for row in rows
+        ]
+    )
+    request_recompute(INDIVIDUAL_SCOPE, individual.event_id)
+    return version
+
+
+# --- the director's decisions -------------------------------------------------------------------------
+
+TEXT_FIELDS = ("contract", "declarer", "lead", "artificial")
+DECISION_SOURCES = (Source.CORRECTION, Source.ADJUSTMENT, Source.APPEAL)
+
+
+class DecisionError(ValueError):
+    pass
+
+
+def find_row(rows: list[dict], board: int, table: int) -> dict | None:
+    return next((r for r in rows if r["board"] == board and r["table"] == table), None)
+
+
+def apply_decision(
+    individual: IndividualEvent,
+    board: int,
+    table: int,
+    *,
+    source: str,
+    reason: str,
+    user,
+    contract: str = "",
+    declarer: str = "",
+    lead: str = "",
+    result: str = "",
+    score: str = "",
+) -> IndividualVersion:
+    """One table's result on a board corrected (source "correction": a clerical error, VSz 12), adjusted
+    (source "adjustment": an artificial score "A+", "A", "A-", "A+/A-" or an assigned N-S score, VSz 29)
+    or set by an appeal decision ("appeal"), as a new version made on the latest one, with who and why.
+    The other results are copied; the decision stays in force through later uploads (`submit`). Checked
+    whole first (DecisionError, nothing written): the table played the board, the result is one the
+    traveller accepts (Hungarian notation too), an assigned score is one a contract can make."""
+    if source not in DECISION_SOURCES:
+        raise DecisionError(_("a decision's source is correction, adjustment or appeal"))
+    reason = (reason or "").strip()
+    if not reason:
+        raise DecisionError(_("give the reason for the decision"))
+    with transaction.atomic():
+        event_version = results_services.mark_uploaded(individual.event_id, INDIVIDUAL_SCOPE)
+        base = latest_version(individual.event)
+        rows = decisions.rows_of(base)
+        row = find_row(rows, board, table)
+        if row is None:
+            raise DecisionError(
+                _("table %(table)s has no result on board %(board)s") % {"table": table, "board": board}
+            )
+        try:
+            contract, declarer, lead, tricks, new_score, artificial = result_of(
+                board, str(row["north"]), str(row["east"]), contract, declarer, lead, result, str(score)
+            )
+        except Problem as problem:
+            raise DecisionError(_("Board %(board)s: %(error)s") % {"board": board, "error": explain(problem)})
+        if artificial and source == Source.CORRECTION:
+            raise DecisionError(_("Artificial scores are the director's to give."))
+        if new_score is not None and not is_possible_score(
+            new_score, *vulnerable_sides(board_vulnerability(board))
+        ):
+            raise DecisionError(
+                _("no contract scores %(score)s on board %(board)s") % {"score": new_score, "board": board}
+            )
+        new = dict(
+            contract=contract,
+            declarer=declarer,
+            lead=lead,
+            tricks=tricks,
+            score=new_score,
+            artificial=artificial,
+        )
+        if all(row[k] == v for k, v in new.items()):
+            raise DecisionError(_("The requested result is the one already recorded."))
+        row.update(new)
+        try:
+            _check_scoreable(individual, rows)
+        except UploadError as error:
+            raise DecisionError("; ".join(error.messages))
+        return _write_version(
+            individual,
+            rows,
+            source=source,
+            user=user,
+            note=_("board %(board)s, table %(table)s: %(reason)s")
+            % {"board": board, "table": table, "reason": reason},
+            deals=base.deals,
+            base=base,
+            event_version=event_version,
+        )
 
 
 def _value(row, name):
@@ -295,6 +459,68 @@ def _write(event_id: int, number: int, rows: list[dict], scored) -> None:
 
 def record_failure(event_id: int, message: str) -> None:
     RecomputeState.objects.filter(event_id=event_id, scope=INDIVIDUAL_SCOPE).update(error=message[:2000])
+
+
+# --- substitutes (VSz 25) -----------------------------------------------------------------------------
+
+
+def boards_played(event, number: int) -> set[int]:
+    """The boards player `number` has a result on in the latest version."""
+    rows = decisions.rows_of(latest_version(event))
+    return {r["board"] for r in rows if number in (r["north"], r["south"], r["east"], r["west"])}
+
+
+def record_substitution(
+    individual: IndividualEvent, number: int, substitute, boards: list[int], user, note: str = ""
+) -> IndividualSubstitution:
+    """VSz 25: a substitute (a Person) approved by the director played `boards` under player `number`.
+    Who keeps the masterpoints and prizes is the pairs' rule (`roster.player_rights`, read by the
+    masterpoint source). Refused (ValueError, nothing written): an unknown number or one with nobody
+    recorded, a substitute who plays in the event or already substituted for another number, boards
+    the number did not play, boards another substitute already played for him."""
+    event = individual.event
+    with transaction.atomic():
+        results_services.lock_state(event.pk, INDIVIDUAL_SCOPE)
+        player = IndividualPlayer.objects.filter(event=event, number=number).first()
+        if player is None or player.person_id is None:
+            raise ValueError(_("player %(number)s has nobody recorded in this event") % {"number": number})
+        if IndividualPlayer.objects.filter(event=event, person=substitute).exists():
+            raise ValueError(
+                _("%(person)s plays in this event and cannot be a substitute in it (VSz 25)")
+                % {"person": substitute}
+            )
+        others = IndividualSubstitution.objects.filter(event=event, substitute=substitute).exclude(
+            player=player
+        )
+        if others.exists():
+            raise ValueError(
+                _("%(person)s already substituted for another player in this event (VSz 25)")
+                % {"person": substitute}
+            )
+        boards = sorted(set(boards))
+        unplayed = sorted(set(boards) - boards_played(event, number))
+        if unplayed:
+            raise ValueError(
+                _("player %(number)s has no result on boards %(boards)s")
+                % {"number": number, "boards": ", ".join(map(str, unplayed))}
+            )
+        for other in IndividualSubstitution.objects.filter(player=player).exclude(substitute=substitute):
+            shared = sorted(set(other.boards) & set(boards))
+            if shared:
+                raise ValueError(
+                    _("%(other)s already played boards %(boards)s for player %(number)s")
+                    % {"other": other.substitute, "boards": ", ".join(map(str, shared)), "number": number}
+                )
+        sub = IndividualSubstitution.objects.create(
+            event=event,
+            player=player,
+            substitute=substitute,
+            boards=boards,
+            recorded_by=user,
+            note=note[:300],
+        )
+    results_changed(event.pk)
+    return sub
 
 
 # --- publication --------------------------------------------------------------------------------------

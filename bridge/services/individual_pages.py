@@ -2,12 +2,15 @@
 four players of every result. Pages never score anything."""
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
+from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 from rankings.services import earned as earned_masterpoints
 from results.services import state_of
 
-from ..models import IndividualBoardScore, IndividualPlayer, IndividualStanding
+from ..models import IndividualBoardScore, IndividualPlayer, IndividualStanding, IndividualVersion
 from . import INDIVIDUAL_SCOPE
+from .pages import hand_diagram, vulnerability_display
 
 
 @dataclass
@@ -26,6 +29,7 @@ class StandingRow:
 class Traveller:
     board: int
     rows: list = field(default_factory=list)
+    hand: object = None  # the deal for the pairs' hand diagram (bridge/_hand.html), when the file had it
 
 
 def _club_of(player: IndividualPlayer, federation_id: int) -> str:
@@ -80,11 +84,43 @@ def travellers(event, board: int | None = None) -> list[Traveller]:
     if board is not None:
         scores = scores.filter(board=board)
     by_board: dict[int, Traveller] = {}
+    deals = hands(event)
     for s in scores.order_by("board", "-score", "table", "pk"):
         for seat in ("north", "south", "east", "west"):
             setattr(s, f"{seat}_name", names.get(getattr(s, seat), ""))
-        by_board.setdefault(s.board, Traveller(s.board)).rows.append(s)
+        by_board.setdefault(s.board, Traveller(s.board, hand=deals.get(s.board))).rows.append(s)
     return list(by_board.values())
+
+
+def hands(event) -> dict[int, SimpleNamespace]:
+    """Board -> the deal of the version the standings show (its PBN's Deal tags), shaped for the pairs'
+    hand diagram (`bridge/_hand.html`, `pages.hand_diagram`): seats É/K/D/Ny, suit symbols, dealer and
+    vulnerability. No double-dummy analysis is stored for individual events (`dd` empty)."""
+    number = version_shown(event)
+    if number is None:
+        return {}
+    deals = (
+        IndividualVersion.objects.filter(event=event, number=number).values_list("deals", flat=True).first()
+        or {}
+    )
+    out = {}
+    for key, deal in deals.items():
+        board = int(key)
+        try:
+            diagram = hand_diagram(deal)
+        except ValueError:  # a deal the reader accepted but the diagram cannot show: no diagram
+            continue
+        out[board] = SimpleNamespace(
+            board=board,
+            deal=deal,
+            dealer=board_dealer(board),
+            vul_display=vulnerability_display(board_vulnerability(board)),
+            diagram=diagram,
+            dd=[],
+            par_contracts="",
+            par_score=None,
+        )
+    return out
 
 
 def boards_of(event) -> list[int]:

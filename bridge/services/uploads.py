@@ -90,10 +90,11 @@ def submit(
     after the commit. Refusals: UploadInputError (size, encoding), UploadError (the content), and
     decisions.DecisionsPending, whose `submission` is what to keep to resume the upload with `submit`.
     Given an individual event (`IndividualEvent`) instead of a session: its CSV or PBN file with player
-    numbers, as a new version of the event (`services.individual.submit`)."""
+    numbers, as a new version of the event with the decisions in force (`services.individual.submit`,
+    which takes the same `answers`)."""
     if isinstance(session, IndividualEvent):
         return individual.submit(
-            session, kind, user=user, file=file, text=text, file_name=file_name, note=note
+            session, kind, user=user, file=file, text=text, file_name=file_name, note=note, **answers
         )
     if kind in (FORM, TABLE):
         submission = {"kind": kind, "board": board, "lines": lines, "note": note}

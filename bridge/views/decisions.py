@@ -24,15 +24,18 @@ PENDING = "bridge_pending_uploads"
 # --- the upload kept while the director decides ---------------------------------------------------------
 
 
-def stash(request, session, pending: decisions.DecisionsPending):
+def stash(
+    request, session, pending: decisions.DecisionsPending, *, key: str = "", to="bridge_upload_confirm"
+):
     """Keep the upload (the text or traveller lines `uploads.submit` gave the pending decisions, not parsed
-    rows) and send the director to the list."""
+    rows) and send the director to the list. `key`: where it is kept (the session's id; an individual
+    event's "individual-<event id>"), `to`: the confirmation page."""
     payload = {**pending.submission, "base": pending.base.pk if pending.base else None}
     payload["sha256"] = _digest(payload)
     kept = request.session.get(PENDING, {})
-    kept[str(session.pk)] = payload
+    kept[key or str(session.pk)] = payload
     request.session[PENDING] = kept
-    return redirect("bridge_upload_confirm", session.pk)
+    return redirect(to, session.event_id if key else session.pk)
 
 
 def _digest(payload: dict) -> str:
@@ -40,20 +43,20 @@ def _digest(payload: dict) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _kept(request, session) -> dict | None:
-    payload = request.session.get(PENDING, {}).get(str(session.pk))
+def kept(request, session, key: str = "") -> dict | None:
+    payload = request.session.get(PENDING, {}).get(key or str(session.pk))
     if not payload or payload.get("sha256") != _digest(payload):
         return None
     return payload
 
 
-def _drop(request, session):
+def drop(request, session, key: str = ""):
     kept = request.session.get(PENDING, {})
-    if kept.pop(str(session.pk), None) is not None:
+    if kept.pop(key or str(session.pk), None) is not None:
         request.session[PENDING] = kept
 
 
-def _run(session, payload: dict, user, **answers):
+def run(session, payload: dict, user, **answers):
     return uploads.submit(
         session,
         payload["kind"],
@@ -83,7 +86,21 @@ def answers_from(post, pending: decisions.DecisionsPending | None = None) -> dic
     }
 
 
-def _render(request, session, pending, *, action, title, errors=(), changed=False, extra=None, status=200):
+def render_pending(
+    request,
+    session,
+    pending,
+    *,
+    action,
+    title,
+    errors=(),
+    changed=False,
+    extra=None,
+    status=200,
+    context=None,
+):
+    """The confirmation page; `context(request, session, **values)`: the page's context (a pair session's
+    by default; an individual event's pages give theirs)."""
     chosen = request.POST if request.method == "POST" else {}
     items = decisions.describe(session, pending.affected)
     for item in items:
@@ -92,7 +109,7 @@ def _render(request, session, pending, *, action, title, errors=(), changed=Fals
     return render(
         request,
         "bridge/decisions_confirm.html",
-        session_context(
+        (context or session_context)(
             request,
             session,
             action=action,
@@ -110,12 +127,12 @@ def _render(request, session, pending, *, action, title, errors=(), changed=Fals
 
 def upload_confirm(request, pk):
     session = session_or_deny(request, pk, MANAGE)
-    payload = _kept(request, session)
+    payload = kept(request, session)
     if payload is None:
         messages.info(request, _("No upload is waiting for confirmation."))
         return redirect("bridge_upload", session.pk)
     if request.method == "POST" and "abandon" in request.POST:
-        _drop(request, session)
+        drop(request, session)
         messages.info(request, _("The upload was abandoned; nothing was saved."))
         return redirect("bridge_upload", session.pk)
     title = _("Uploading %(file)s: decisions it touches") % {
@@ -125,18 +142,20 @@ def upload_confirm(request, pk):
     try:
         if request.method == "POST":
             accepted = request.POST.get("accept_warnings") == "1"
-            version = _run(
+            version = run(
                 session, payload, request.user, accept_warnings=accepted, **answers_from(request.POST)
             )
         else:
-            _run(session, payload, request.user, dry_run=True, expected_base=payload["base"])
+            run(session, payload, request.user, dry_run=True, expected_base=payload["base"])
             raise AssertionError("a dry run always raises")  # pragma: no cover
     except decisions.DecisionsPending as pending:
         if pending.warnings and request.method == "POST" and not accepted:
             unread = [_("Tick that you have read the warnings of the file to save it.")]
-            return _render(request, session, pending, action="upload", title=title, errors=unread, status=400)
+            return render_pending(
+                request, session, pending, action="upload", title=title, errors=unread, status=400
+            )
         changed = pending.changed or (request.method == "POST")
-        return _render(
+        return render_pending(
             request,
             session,
             pending,
@@ -147,10 +166,10 @@ def upload_confirm(request, pk):
         )
     except uploads.UploadError as error:
         pending = _pending_now(session, payload, request.user)
-        return _render(
+        return render_pending(
             request, session, pending, action="upload", title=title, errors=error.messages, status=400
         )
-    _drop(request, session)
+    drop(request, session)
     messages.success(
         request, _("Version %(number)s saved; the standings are being computed.") % {"number": version.number}
     )
@@ -159,7 +178,7 @@ def upload_confirm(request, pk):
 
 def _pending_now(session, payload, user) -> decisions.DecisionsPending:
     try:
-        _run(session, payload, user, dry_run=True)
+        run(session, payload, user, dry_run=True)
     except decisions.DecisionsPending as pending:
         return pending
     except uploads.UploadError:
@@ -228,7 +247,7 @@ def version_restore(request, pk, number):
         )
     except decisions.DecisionsPending as pending:
         changed = pending.changed
-        return _render(
+        return render_pending(
             request, session, pending, action="restore", title=title, changed=changed, extra=extra,
             status=409 if changed else 200,
         )  # fmt: skip
@@ -240,7 +259,7 @@ def version_restore(request, pk, number):
         except decisions.ResolutionError:  # the current version: nothing to restore
             now = decisions.DecisionsPending([], latest)
             extra["current"] = True
-        return _render(
+        return render_pending(
             request,
             session,
             now,

@@ -243,6 +243,39 @@ class ProgramCheckForm(forms.Form):
     )
 
 
+class IndividualDecisionForm(forms.Form):
+    """The director's decision on one table's result of an individual event (services.individual)."""
+
+    KINDS = [
+        ("correction", _("correction of a clerical error (VSz 12)")),
+        ("adjustment", _("adjusted score (VSz 29)")),
+        ("appeal", _("appeal decision")),
+    ]
+    kind = forms.ChoiceField(choices=KINDS, label=_("decision"))
+    board = forms.IntegerField(min_value=1, max_value=999, label=_("board"))
+    table = forms.IntegerField(min_value=1, max_value=999, label=_("table"))
+    contract = forms.CharField(max_length=8, required=False, label=_("contract"))
+    declarer = forms.CharField(max_length=2, required=False, label=_("declarer"))
+    lead = forms.CharField(max_length=4, required=False, label=_("lead"))
+    result = forms.CharField(max_length=4, required=False, label=_("result"))
+    score = forms.CharField(
+        max_length=8,
+        required=False,
+        label=_("N-S score or artificial score"),
+        help_text=_("For example 420, -100, or A+/A- (N-S/E-W), A, A-."),
+    )
+    reason = forms.CharField(max_length=400, label=_("reason"), widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class IndividualSubstitutionForm(forms.Form):
+    """VSz 25: who played some boards under a player's number in an individual event."""
+
+    number = forms.IntegerField(min_value=1, max_value=999, label=_("player number"))
+    substitute = forms.CharField(max_length=20, label=_("substitute's member number"))
+    boards = forms.CharField(max_length=200, label=_("boards the substitute played"), help_text="1-9, 13")
+    note = forms.CharField(max_length=300, required=False, label=_("note"))
+
+
 class IndividualUploadForm(forms.Form):
     """An individual event's results file: the CSV or PBN with player numbers (engine.individual_readers)."""
 

@@ -10,6 +10,8 @@ from federation import pdf
 from ..models import IndividualBoardScore
 from ..services import individual_pages, notation
 from .individual import individual_or_deny
+from .pdf import _holding as holding
+from .pdf import _plain as plain
 
 
 def _subtitle(event) -> str:
@@ -55,7 +57,23 @@ def boards_pdf(request, pk):
     event = setup.event
     board = query_int(request.GET, "board", *column_range(IndividualBoardScore._meta.get_field("board")))
     blocks = []
+    symbols = [plain(notation.strain(s)) for s in "SHDC"]
     for sheet in individual_pages.travellers(event, board):
+        hand = sheet.hand
+        if hand is not None:  # the deal, as on the pairs' hand records (no double-dummy table)
+            blocks.append(
+                pdf.Table(
+                    title=pdf.line(
+                        _("Board %(board)s") % {"board": hand.board},
+                        _("dealer") + ": " + notation.seat(hand.dealer),
+                        hand.vul_display,
+                    ),
+                    headers=["", *symbols],
+                    rows=[(notation.seat(seat), *holding(hand, seat)) for seat in "NESW"],
+                    widths=(1.2, 3, 3, 3, 3),
+                    align="LLLLL",
+                )
+            )
         blocks.append(
             pdf.Table(
                 title=_("Board %(board)s") % {"board": sheet.board},

@@ -156,3 +156,35 @@ def test_standings_and_travellers_on_paper(client, event, scored, director, othe
     assert first.player.person.last_name in text and "Meccspont" in text and "%" in text
     boards = pdf_of(client.get(reverse("bridge_individual_boards_pdf", args=[event.pk]), {"board": 2})).text
     assert "2. leosztás" in boards and "Ny" in boards and "3. leosztás" not in boards
+
+
+def test_the_pbn_deals_show_as_the_pairs_hand_diagram_on_the_page_and_on_paper(client, event, director):
+    """Issue #20: the deals of the PBN upload on the travellers and their PDF (É/K/D/Ny, suit symbols)."""
+    from bridge.engine.dealing import deal_board, parse_pbn_deal
+    from tests.pdf_reading import pdf_of
+
+    setup = individual.setup_for(event)
+    rows = sample.play(individual_movement(2, boards_per_round=2), random.Random(5))
+    deals = {
+        board: deal_board(b"egyeni-teszt-seed-20", "egyéni", board) for board in {r["board"] for r in rows}
+    }
+    uploads.submit(setup, "pbn", user=director, text=sample.pbn_text(rows, deals))
+    individual.recompute_event(event.pk)
+    assert individual.latest_version(event).deals["3"] == deals[3]
+    individual.publish(setup, director)
+    html = page(client, "bridge_individual_boards", event, board=3).content.decode()
+    hand = html.split('class="mb-2 individual-hand"')[1].split("</table>")[0]
+    north_spades = parse_pbn_deal(deals[3])["N"][0].replace("T", "10") or "—"
+    assert f"♠</span> {north_spades}<br>" in hand or f"♠ {north_spades}<br>" in hand
+    assert "♥" in hand and "♦" in hand and "♣" in hand
+    assert "<br>D<br>" in hand  # board 3: dealer South, in Hungarian (D)
+    assert html.count('class="mb-2 individual-hand"') == 1
+    text = pdf_of(client.get(reverse("bridge_individual_boards_pdf", args=[event.pk]), {"board": 3})).text
+    assert "3. leosztás" in text and "osztó: D" in text
+    west_hearts = parse_pbn_deal(deals[3])["W"][1].replace("T", "10")
+    assert west_hearts in text
+
+
+def test_a_csv_upload_has_no_deals_and_no_diagram(client, event, scored, director):
+    individual.publish(scored, director)
+    assert "individual-hand" not in page(client, "bridge_individual_boards", event).content.decode()

@@ -173,5 +173,6 @@ def public_pages(transactional_db):
         "bridge versions": reverse("bridge_versions", args=[session.pk]),
         "ulti versions": reverse("ulti_versions", args=[ulti_event]),
         "individual upload": reverse("bridge_individual_upload", args=[individual]),
+        "individual decisions": reverse("bridge_individual_decide", args=[individual]),
     }
     return public, staff

@@ -325,6 +325,8 @@ def _build_world():
         "bridge_individual_boards_pdf",
         "bridge_individual_upload",
         "bridge_individual_publish",
+        "bridge_individual_decide",
+        "bridge_individual_upload_confirm",
     ):
         kwargs[name] = {"pk": individual_event.pk}
     kwargs["bridge_individual_player"] = {"pk": individual_event.pk, "number": 1}

@@ -158,6 +158,8 @@ PAGES = {
     "bridge_individual_player": {"GET": PUBLIC},
     "bridge_individual_upload": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_individual_publish": {"GET": NOBODY, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_individual_decide": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
+    "bridge_individual_upload_confirm": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_roster": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_start_session": {"GET": RUNS_BRIDGE_EVENT, "POST": RUNS_BRIDGE_EVENT},
     "bridge_score_card": {"GET": PUBLIC},
