@@ -7,6 +7,7 @@
 #                              the posted-result-visible p95 >= 1,000 ms or the viewers' poll p95 >= 200 ms
 #   bench/live/run.sh short    CI form: 20 tables + 100 viewers for 20 s; fails on any error (no latency bound)
 #
+# Besides locust's figures it samples the worker's lag (bench/live/lag.py: a new version until it is computed).
 # Overrides: LIVE_TABLES, LIVE_VIEWERS, LIVE_ROUNDS (of 2 boards; 16), LIVE_RUN_TIME, LIVE_SPAWN_RATE,
 # LIVE_PACE (seconds between a table's boards, "min,max"; 2,5), LIVE_VISIBLE_P95_MS, LIVE_POLL_P95_MS, and the
 # stack's (bench/load/stack.sh: LOAD_DB, LOAD_PORT, LOAD_WORKERS, LOAD_CELERY_WORKERS,
@@ -43,19 +44,25 @@ stack_start
 echo "== [${SECONDS}s] live: locust, $TABLES tables + $VIEWERS viewers, spawn $SPAWN_RATE/s, $RUN_TIME"
 CPU_BEFORE=$(cpu_seconds "$GUNICORN_PID"); WORKER_CPU_BEFORE=$(cpu_seconds "${CELERY_PIDS[@]}")
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+case $RUN_TIME in *m) SAMPLE_SECONDS=$(( ${RUN_TIME%m} * 60 ));; *) SAMPLE_SECONDS=${RUN_TIME%s};; esac
+"$PY" bench/live/lag.py "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['session'])" "$OUT/seed.json")" \
+  "$SAMPLE_SECONDS" "$OUT/lag.json" &
+LAG_PID=$!
+PIDS+=("$LAG_PID")
 set +e
 LIVE_SEED=$OUT/seed.json LIVE_SUMMARY=$OUT/summary.json LIVE_TABLES=$TABLES \
   "$ROOT/.venv/bin/locust" -f bench/live/locustfile.py --headless --host "http://127.0.0.1:$PORT" \
   --users $((TABLES + VIEWERS)) --spawn-rate "$SPAWN_RATE" --run-time "$RUN_TIME" --stop-timeout 10 \
   --csv "$OUT/locust" --only-summary --loglevel WARNING >"$OUT/locust.log" 2>&1
 LOCUST_RC=$?
+wait "$LAG_PID"
 set -e
 echo "CPU during the run: gunicorn $(( $(cpu_seconds "$GUNICORN_PID") - CPU_BEFORE )) s, Celery" \
   "$(( $(cpu_seconds "${CELERY_PIDS[@]}") - WORKER_CPU_BEFORE )) s; load average before / after:" \
   "$LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 grep -h "CPU usage" "$OUT/locust.log" | head -2 || true
 # The recomputes of the confirmed results: the workers must finish every one of them, without an error.
-"$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" <<'EOF'
+"$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" "$OUT/lag.json" <<'EOF'
 import json
 import sys
 import time
@@ -66,7 +73,7 @@ django.setup()
 from bridge.services import SCOPE
 from results.models import RecomputeState
 
-path, locust_rc, visible_limit, poll_limit = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+path, locust_rc, visible_limit, poll_limit, lag_path = sys.argv[1], int(sys.argv[2]), *sys.argv[3:6]
 try:
     figures = json.load(open(path))
 except FileNotFoundError:
@@ -83,6 +90,17 @@ print(
     f" {visible['unseen_at_end']} not yet when the run stopped, the oldest {visible['oldest_unseen_s']} s);"
     f" tables finished: {figures['finished_tables']}; polls: {figures['polls']}"
 )
+try:
+    lag = json.load(open(lag_path))
+except (FileNotFoundError, ValueError):
+    lag = None
+if lag:
+    w = lag["worker_lag"]
+    print(
+        f"worker lag (new version -> computed, sampled every 0.1 s): {w['requests']} versions, p50 {w['p50']} ms,"
+        f" p95 {w['p95']} ms, max {w['max']} ms; {lag['versions_per_recompute']} versions per recompute"
+    )
+    figures["worker_lag"] = lag
 for example in figures["error_examples"]:
     print("  error:", example)
 for _ in range(60):  # the workers finish the recomputes of the last confirmations

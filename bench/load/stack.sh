@@ -13,7 +13,8 @@
 # Shared overrides: LOAD_DB, LOAD_PORT, LOAD_WORKERS (gunicorn processes, 3), LOAD_THREADS (threads each, 4),
 # LOAD_CELERY_WORKERS (Celery worker processes, 1), LOAD_CELERY_CONCURRENCY (each one's pool, 2),
 # LOAD_CACHE_DB / LOAD_BROKER_DB (Redis database numbers, 12 / 13), LOAD_OUT (folder for the logs, the CSVs
-# and summary.json), LOAD_DROP_DB=1 (drop the database at the end; CI).
+# and summary.json), LOAD_STATIC_ROOT (collected static files, var/bench-static: shared by the runs, collected
+# again only after a static file changed), LOAD_DROP_DB=1 (drop the database at the end; CI).
 # After stack_start, GUNICORN_PID is gunicorn's master and CELERY_PIDS the worker processes.
 
 port_open() { python3 -c "import socket,sys; s=socket.socket(); s.settimeout(1); sys.exit(s.connect_ex(('127.0.0.1', $1)))"; }
@@ -50,7 +51,7 @@ stack_init() {
   export DATABASE_URL=postgres://postgres@127.0.0.1:5432/$DB
   export CACHE_URL=rediscache://127.0.0.1:6379/$CACHE_DB
   export CELERY_BROKER_URL=redis://127.0.0.1:6379/$BROKER_DB
-  export STATIC_ROOT=$OUT/static
+  export STATIC_ROOT=${LOAD_STATIC_ROOT:-$ROOT/var/bench-static}
   export MEDIA_ROOT=$OUT/uploads
   export LOG_LEVEL=WARNING
   export DJANGO_SETTINGS_MODULE=config.settings
@@ -91,8 +92,21 @@ EOF
   "$PY" manage.py migrate --noinput -v0
 }
 
-stack_start() {
+stack_collectstatic() {
+  # Collecting compresses every file again (gzip and brotli, minutes on a busy machine): a folder collected
+  # after the last change of any static file (the project's, the apps', the installed packages') is kept.
+  local manifest=$STATIC_ROOT/staticfiles.json newer
+  newer=$(find "$ROOT"/static "$ROOT"/*/static -newer "$manifest" -print -quit 2>/dev/null
+    find "$ROOT"/.venv/lib/*/site-packages/ -maxdepth 0 -newer "$manifest" -print 2>/dev/null)
+  if [ -f "$manifest" ] && [ -z "$newer" ]; then
+    echo "== $STACK_NAME: static files in $STATIC_ROOT are up to date"
+    return 0
+  fi
   "$PY" manage.py collectstatic --noinput -v0
+}
+
+stack_start() {
+  stack_collectstatic
   "$PY" -c "import redis; [redis.Redis(db=n).flushdb() for n in ($CACHE_DB, $BROKER_DB)]"
   echo "== $STACK_NAME: gunicorn ($WORKERS workers x $THREADS threads) on 127.0.0.1:$PORT and" \
     "$CELERY_WORKERS Celery worker(s) of $CELERY_CONCURRENCY"
