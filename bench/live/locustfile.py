@@ -35,7 +35,9 @@ from locust import FastHttpUser, between, constant, events, task
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import percentiles  # noqa: E402  bench/load/percentiles.py
+from standings import boards_by_pair  # noqa: E402  bench/live/standings.py
 
 SEED = json.loads(open(os.environ["LIVE_SEED"], encoding="utf-8").read())
 TABLES = SEED["tables"][: int(os.environ.get("LIVE_TABLES") or len(SEED["tables"]))]
@@ -45,8 +47,6 @@ POLL_SECONDS = 5
 HIDDEN = re.compile(r'<input type="hidden" name="(key|round|board|ns|ew|based_on)" value="([^"]*)">')
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 COOKIE = re.compile(r"csrftoken=([^;]+)")
-# A standings row: its pair number, then (after the players' cell) the boards it has played.
-ROW = re.compile(r"<tr[^>]*>\s*<td>[^<]*</td>\s*<td>(\d+).*?</td>\s*<td class=\"text-end\">(\d+)</td>", re.S)
 RESULTS = ["3NT N =", "3NT N +1", "3NT N -1", "4S E =", "4S E -2", "2H N +2", "1NT S ="]
 
 GROUPS = ("table page", "table post", "viewer page", "viewer poll")
@@ -57,6 +57,7 @@ POLLS = {"200": 0, "304": 0}
 VISIBLE: list[float] = []  # ms, confirmation answered -> first standings poll showing it
 PENDING: dict[int, deque] = {}  # N-S pair number -> (boards it must show, when the confirmation was answered)
 CONFIRMED = {"boards": 0, "finished_tables": 0}
+BY_PAIR: dict[int, int] = {}  # N-S pair number -> boards its table confirmed
 _tables = count()
 _viewers = count()
 
@@ -95,6 +96,7 @@ def summary() -> dict:
         "oldest_unseen_s": round(max(unseen), 1) if unseen else 0.0,
     }
     out["confirmed_boards"] = CONFIRMED["boards"]
+    out["confirmed_by_pair"] = {str(pair): n for pair, n in BY_PAIR.items()}
     out["finished_tables"] = CONFIRMED["finished_tables"]
     out["polls"] = dict(POLLS)
     out["error_examples"] = ERROR_EXAMPLES
@@ -116,7 +118,7 @@ def seen(html: str, at: float) -> None:
     """The standings fragment answered at `at`: every pending confirmation it shows is visible now."""
     if not PENDING:
         return
-    played = {int(number): int(boards) for number, boards in ROW.findall(html)}
+    played = boards_by_pair(html)
     for pair, queue in PENDING.items():
         shown = played.get(pair, 0)
         while queue and queue[0][0] <= shown:
@@ -214,6 +216,7 @@ class Table(FastHttpUser):
             return
         self.confirmed += 1
         CONFIRMED["boards"] += 1
+        BY_PAIR[self.table["ns"]] = self.confirmed
         PENDING[self.table["ns"]].append((self.confirmed, time.monotonic()))
 
 
