@@ -16,11 +16,11 @@ uploads, the directors' other requests) from every request, not from locust's bu
 """
 
 import json
-import math
 import os
 import random
 import re
 
+import percentiles  # bench/load/percentiles.py: locust puts the locustfile's folder on the path
 from locust import FastHttpUser, HttpUser, between, events, task
 
 URLS = json.loads(open(os.environ["LOAD_URLS"], encoding="utf-8").read())
@@ -54,25 +54,10 @@ def _record(request_type, name, response_time, response_length, exception=None, 
         )
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-
-
 def summary() -> dict:
     figures = {}
     for group, values in SAMPLES.items():
-        figures[group] = {
-            "requests": len(values),
-            "errors": ERRORS[group],
-            "p50": round(percentile(values, 50), 1),
-            "p95": round(percentile(values, 95), 1),
-            "p99": round(percentile(values, 99), 1),
-            "max": round(max(values), 1) if values else 0.0,
-        }
+        figures[group] = percentiles.figures(values, ERRORS[group])
     figures["public_cache"] = dict(CACHE)
     figures["error_examples"] = ERROR_EXAMPLES
     return figures

@@ -1,5 +1,7 @@
 """How a pair event is laid out: scoring settings, sessions, sections with their movement, pairs."""
 
+from functools import lru_cache
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -164,18 +166,25 @@ class Section(models.Model):
         return self.session.event
 
     def plan(self) -> movements.Movement | None:
-        """The generated movement (pure, cheap to rebuild); None when the upload defines who met whom."""
+        """The generated movement (pure: built once per process for the same settings, a frozen value);
+        None when the upload defines who met whom."""
         if self.movement == self.Movement.MITCHELL:
-            return movements.mitchell(
+            return _mitchell(
                 self.tables,
                 self.boards_per_round,
                 self.rounds,
                 self.even_method,
-                self.arrow_switch_rounds or (),
+                tuple(self.arrow_switch_rounds or ()),
             )
         if self.movement == self.Movement.HOWELL:
-            return movements.howell(self.howell_pairs or 2 * self.tables, self.boards_per_round)
+            return _howell(self.howell_pairs or 2 * self.tables, self.boards_per_round)
         return None
+
+
+# A 100-table Mitchell is 1,600 table rounds: the table phones, the live pages and the recompute ask for
+# it on every request (bench/live), so the movements (frozen dataclasses of tuples) are kept.
+_mitchell = lru_cache(maxsize=256)(movements.mitchell)
+_howell = lru_cache(maxsize=256)(movements.howell)
 
 
 class Pair(models.Model):

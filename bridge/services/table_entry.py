@@ -151,9 +151,10 @@ class TableRound:
         return next((b for b in self.boards if b.board == number), None)
 
 
-def _seats(section) -> dict[int, list[SessionPair]]:
+def _seats(section, numbers) -> dict[int, list[SessionPair]]:
+    """The section's seats of these pair numbers (a table meets a few of a big field's pairs)."""
     out: dict[int, list[SessionPair]] = {}
-    for seat in SessionPair.objects.filter(section=section).select_related(
+    for seat in SessionPair.objects.filter(section=section, number__in=numbers).select_related(
         "pair__player1", "pair__player2", "section"
     ):
         out.setdefault(seat.number, []).append(seat)
@@ -172,7 +173,8 @@ def table_rounds(code: TableCode, latest_rows=None) -> list[TableRound]:
     plan = code.section.plan()
     if plan is None:
         return []
-    seats = _seats(code.section)
+    here = [a for a in plan.assignments if a.table == code.table]
+    seats = _seats(code.section, {n for a in here for n in (a.ns, a.ew)})
     entries: dict[int, list[TableEntry]] = {}
     for entry in TableEntry.objects.filter(code=code).order_by("pk"):
         entries.setdefault(entry.board, []).append(entry)
@@ -180,7 +182,7 @@ def table_rounds(code: TableCode, latest_rows=None) -> list[TableRound]:
         latest_rows = versions.rows_of(versions.latest_version(code.session))
     filed = {(r["board"], r["ns_id"], r["ew_id"]) for r in latest_rows}
     out = []
-    for a in sorted((a for a in plan.assignments if a.table == code.table), key=lambda a: a.round):
+    for a in sorted(here, key=lambda a: a.round):
         ns, ew = _seat(seats, a.ns, "NS"), _seat(seats, a.ew, "EW")
         if ns is None or ew is None:
             continue  # a pair not seated (yet): nothing to enter at this table in this round
