@@ -222,13 +222,38 @@ def _row(pdf: _Document, widths, aligns, texts, line_h: float, header: bool = Fa
     pdf.set_xy(pdf.l_margin, y + height)
 
 
+def _column_widths(pdf: _Document, relative, headers) -> list[float]:
+    """The relative widths on the page, widened where a heading's longest word would not fit (so that
+    "Helyezés" is not broken into "Helyezé" and "s"); the other columns give up the room, in proportion.
+    A table whose headings cannot all fit keeps the plain proportions."""
+    total = sum(relative)
+    needed = [
+        max((pdf.get_string_width(word) for word in text.split()), default=0) + 2 * _PAD_X + 0.5
+        for text in headers
+    ]
+    if sum(needed) > pdf.epw:
+        return [pdf.epw * w / total for w in relative]
+    fixed: dict[int, float] = {}
+    while True:
+        free = [i for i in range(len(relative)) if i not in fixed]
+        room = pdf.epw - sum(fixed.values())
+        share = sum(relative[i] for i in free)
+        widths = {i: room * relative[i] / share if share else 0 for i in free}
+        short = {i for i in free if widths[i] < needed[i]}
+        if not short:
+            break
+        fixed.update({i: needed[i] for i in short})
+    return [fixed.get(i, widths.get(i, 0)) for i in range(len(relative))]
+
+
 def _table(pdf: _Document, block: Table):
     if block.title:
         _heading(pdf, block.title, size=11)
     aligns = _aligns(block)
     relative = tuple(block.widths) if block.widths else (1,) * len(block.headers)
-    widths = [pdf.epw * w / sum(relative) for w in relative]
     headers = [str(text) for text in block.headers]
+    pdf.set_font(FONT, "B", block.font_size - 1)
+    widths = _column_widths(pdf, relative, headers)
 
     def header():
         # Headings a size smaller than the cells, so that a word like "Leosztás" fits a number's column.

@@ -2,6 +2,7 @@
 through federation.pdf). Each loads its session through the page's own `session_or_deny`."""
 
 import html
+from decimal import Decimal
 
 from django.shortcuts import get_object_or_404
 from django.utils.html import strip_tags
@@ -10,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from config.query import column_range, query_int
 from federation import pdf
+from rankings.services import earned as earned_masterpoints
 
 from ..models import BoardResult, SessionPair
 from ..services import notation, pages
@@ -228,17 +230,26 @@ def event_pdf(request, pk):
     """The event's totals over its sessions (the event page's table), for who may see them there."""
     event = event_or_deny(request, pk)
     blocks = []
-    for field, rows in pages.event_standings_by_field(event):
+    fields = pages.event_standings_by_field(event)
+    # The masterpoints earned, as on the event page (issue #20): a column only where the event awards some.
+    earned = earned_masterpoints.masterpoints_of(event) if fields else {}
+
+    def masterpoints(row):
+        amounts = earned_masterpoints.shares(earned, (row.pair.player1_id, row.pair.player2_id))
+        return " / ".join(pdf.cell_text(amount.quantize(Decimal("0.01"))) for amount in amounts)
+
+    for field, rows in fields:
         blocks.append(
             pdf.Table(
                 title=_field_title(field),
-                headers=[_("Place"), _("Pair"), _("Boards"), _("Total"), "%"],
+                headers=[_("Place"), _("Pair"), _("Boards"), _("Total"), "%"] + ([_("MP")] if earned else []),
                 rows=[
                     (row.place, row.pair.display_name, row.boards, _mp(row.total), _mp(row.percentage))
+                    + ((masterpoints(row),) if earned else ())
                     for row in rows
                 ],
-                widths=(1.3, 8, 1.4, 2, 1.8),
-                align="RLRRR",
+                widths=(1.3, 8, 1.4, 2, 1.8) + ((2.2,) if earned else ()),
+                align="RLRRRR",
             )
         )
     if not blocks:

@@ -19,6 +19,7 @@ from federation.models import Role
 from rankings.models import Award, AwardVersion
 from results import page_cache
 from results.models import VersionedUpload
+from tests.pdf_reading import pdf_of
 
 START = timezone.make_aware(datetime.datetime(2026, 3, 14, 10, 0))
 
@@ -101,3 +102,18 @@ def test_no_column_without_awards(client, event):
     old = EventStanding.objects.filter(event=event).order_by("order").first().pair
     award(event, old.player1, "3", current=False)  # superseded: not earned any more
     assert 'id="mp-column"' not in page(client, event)
+
+
+def test_the_results_pdf_shows_the_earned_masterpoints_too(client, event):
+    winner = EventStanding.objects.filter(event=event).order_by("order").first().pair
+    award(event, winner.player1, "12.5")
+    award(event, winner.player2, "12.5")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hu"
+    read = pdf_of(client.get(reverse("bridge_event_pdf", args=[event.pk])))
+    assert "MP" in read.text and "12,50" in read.text
+
+
+def test_the_results_pdf_has_no_masterpoint_column_without_awards(client, event):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hu"
+    read = pdf_of(client.get(reverse("bridge_event_pdf", args=[event.pk])))
+    assert "Összesen" in read.text and "MP" not in read.text

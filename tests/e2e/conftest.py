@@ -134,6 +134,7 @@ def public_pages(transactional_db):
     from federation.models import Club, Person
     from teams.models import Match
     from teams.models import Round as TeamRound
+    from tournaments.models import Event
     from ulti.models import Round as UltiRound
     from ulti.models import UltiEvent
 
@@ -147,6 +148,15 @@ def public_pages(transactional_db):
     ulti_round = UltiRound.objects.order_by("pk").first()
     person = Person.objects.filter(pk=standing.pair.pair.player1_id).first() or Person.objects.first()
     individual = IndividualEvent.objects.exclude(published_at=None).order_by("pk").first().event_id
+
+    def ulti_of(event_format):
+        """An ulti event of the format (ulti teams, sport ulti) and its first published round."""
+        rounds = UltiRound.objects.filter(group__stage__event__format=event_format).exclude(published_at=None)
+        first = rounds.order_by("pk").first()
+        return first.group.stage.event_id, first.pk
+
+    ulti_teams, ulti_teams_round = ulti_of(Event.Format.ULTI_TEAM)
+    sport, sport_round = ulti_of(Event.Format.SPORT_ULTI)
     public = {
         "calendar": reverse("calendar"),
         "event": reverse("event_detail", args=[session.event_id]),
@@ -161,6 +171,13 @@ def public_pages(transactional_db):
         "team bracket": reverse("teams_bracket", args=[team_event]),
         "ulti standings": reverse("ulti_standings", args=[ulti_event]),
         "ulti round": reverse("ulti_round", args=[ulti_round.pk]),
+        "ulti teams standings": reverse("ulti_standings", args=[ulti_teams]),
+        "ulti teams round": reverse("ulti_round", args=[ulti_teams_round]),
+        "sport ulti standings": reverse("ulti_standings", args=[sport]),
+        "sport ulti round": reverse("ulti_round", args=[sport_round]),
+        "home": reverse("home"),
+        "results index": reverse("results"),
+        "scoring scheme": reverse("rankings_scheme", args=["mbsz"]),
         "rankings list": reverse("rankings"),
         "person": reverse("person_detail", args=[person.pk]),
         "club": reverse("club_detail", args=[Club.objects.order_by("pk").first().pk]),

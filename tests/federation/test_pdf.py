@@ -62,3 +62,26 @@ def test_the_response_is_an_inline_pdf_with_its_file_name():
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"] == 'inline; filename="eredmenyek.pdf"'
     assert read_pdf(response.content).pages == 1
+
+
+def test_a_narrow_column_widens_so_that_no_heading_word_breaks():
+    """ "Helyezés" and "Leosztások" over number columns: the columns widen, the names' column gives way."""
+    table = pdf.Table(
+        headers=["Helyezés", "Pár", "Leosztások", "Összesen", "%"],
+        rows=[(1, "Kővári Győző – Szűts Ödön", 27, Decimal("253.00"), Decimal("58.56"))],
+        widths=(1, 10, 1.2, 1.6, 1.4),
+        align="LLRRR",
+    )
+    with translation.override("hu"):
+        text = read_pdf(pdf.document("Eredmények", "", [table])).text
+    # read_pdf joins the lines of a cell with a space: a broken word would read "Helyezé s".
+    assert "Helyezés" in text and "Leosztások" in text and "Kővári Győző – Szűts Ödön" in text
+
+
+def test_column_widths_keep_the_proportions_when_the_headings_fit():
+    document = pdf._Document("")
+    document.add_page()
+    document.set_font(pdf.FONT, "B", 8)
+    widths = pdf._column_widths(document, (1, 3), ["A", "B"])
+    assert round(sum(widths), 6) == round(document.epw, 6)
+    assert round(widths[1] / widths[0], 6) == 3

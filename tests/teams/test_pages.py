@@ -103,3 +103,12 @@ def test_pages_speak_hungarian_first(played):
     page = Client().get(f"/teams/events/{event.pk}/standings/").content.decode()
     assert "Állás a(z) 3. forduló után" not in page  # the knockout round has no stage standings
     assert "Állás a(z) 2. forduló után" in page and "Helyezések fordulóról fordulóra" in page
+
+
+def test_the_header_names_the_knockout_size_in_a_hungarian_sentence(client, played):
+    event, _user = played
+    client.cookies["django_language"] = "hu"
+    standings = client.get(f"/teams/events/{event.pk}/standings/").content.decode()
+    assert "majd 2 csapatos kieséses szakasz" in standings and "csapatok:" not in standings
+    client.cookies["django_language"] = "en"
+    assert "then a knockout of 2 teams" in client.get(f"/teams/events/{event.pk}/standings/").content.decode()

@@ -255,3 +255,21 @@ def test_scheme_page_shows_labels_not_keys(client, mbsz, mausz):
         assert cells and not set(keys) & set(cells), cells
         assert str(Event.EventClass(keys[0]).label) in cells
         assert "docs/masterpoints.md" not in text
+
+
+def test_index_names_the_organiser_club_then_federation_once(client, results, make_event, bridge_club, mbsz):
+    """A federation's own event (no club) reads "MBSz", not "MBSz · MBSz"."""
+    own = published_teams(
+        make_event(
+            title="Szövetségi csapat",
+            format=Event.Format.TEAMS,
+            club=None,
+            start_date=results["pairs"].start_date,
+        )
+    )
+    html = client.get(reverse("results")).content.decode()
+    cells = dict(
+        re.findall(r'<a href="[^"]+">([^<]+)</a></td>.*?<td class="small">([^<]+)</td>\s*</tr>', html, re.S)
+    )
+    assert cells[own.title] == "MBSz"
+    assert cells["Páros eredmény"] == f"{bridge_club.name} · MBSz"

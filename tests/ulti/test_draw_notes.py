@@ -6,7 +6,17 @@ from types import SimpleNamespace
 from django.utils import translation
 
 from federation.engine.notes import Note, Ref, render
-from ulti.engine.pairing.swiss import BYE, NO_REPEAT_FREE, PULL_AVOID, PULLED_UP, REPEAT, Player, pair_round
+from ulti.engine.pairing.swiss import (
+    BYE,
+    NO_REPEAT_FREE,
+    PULL_AVOID,
+    PULLED_UP,
+    REPEAT,
+    SEEDED,
+    SEEDING_NAMES,
+    Player,
+    pair_round,
+)
 from ulti.services.draw import _notes
 from ulti.views.notes import describe
 
@@ -63,3 +73,15 @@ def test_a_repeat_note_translates_its_reason_too():
 
 def test_an_old_stored_text_note_still_shows():
     assert describe({"kind": "engine", "text": "régi szöveg"}) == {"text": "régi szöveg", "level": "muted"}
+
+
+def test_the_round_1_seeding_is_named_in_the_readers_language():
+    """The seeding's name is a note of its own: never the option's key ("slide") on a Hungarian page."""
+    pairing = pair_round([Player(f"p{100 + i}", rating=3000 - i) for i in range(1, 10)], [], 1)
+    (seeded,) = [n for n in _notes(pairing, people(9), 1) if n.get("msgid") == SEEDED]
+    assert seeded["params"]["how"]["msgid"] == SEEDING_NAMES["slide"]
+    with translation.override("hu"):
+        text = describe(seeded)["text"]
+    assert "slide" not in text and "harmadából" in text and "listasorrendben" in text
+    with translation.override("en"):
+        assert "in list order" in describe(seeded)["text"]

@@ -154,7 +154,8 @@ def test_publishing_ends_the_live_mark_mails_the_players_and_opens_the_correctio
     assert "élő, nem végleges" not in text and "data-live-final" in text
     session.refresh_from_db()
     deadline = timezone.localtime(session.published_at + datetime.timedelta(minutes=30))
-    assert deadline.strftime("%Y-%m-%d %H:%M") in text
+    assert deadline.strftime("%Y. %m. %d. %H:%M") in text  # Hungarian date and time, not ISO
+    assert deadline.strftime("%Y-%m-%d") not in text
     boards = get(clients["anonymous"], "bridge_frequencies", session).content.decode()
     assert 'id="correction-window"' in boards and 'id="board-1"' in boards  # published: every board
 

@@ -78,6 +78,11 @@ _SEEDINGS = ("slide", "snake", "neighbours")
 BYE = gettext_noop("bye: %(player)s (place %(place)s)")
 SECOND_BYE = gettext_noop("%(player)s gets bye number %(number)s: every player has already had %(limit)s")
 SEEDED = gettext_noop("round 1 seeded by rating (%(how)s: one player from each third of the list)")
+# The seeding's name inside SEEDED, a note of its own so that the page shows it in the reader's language.
+SEEDING_NAMES = {
+    "slide": gettext_noop("in list order"),
+    "snake": gettext_noop("snake order, middle third reversed"),
+}
 REPEAT = gettext_noop("repeat meeting: %(a)s and %(b)s meet again (%(why)s)")
 REPEAT_NTH = gettext_noop("repeat meeting: %(a)s and %(b)s meet for time number %(times)s (%(why)s)")
 NO_REPEAT_FREE = gettext_noop("no repeat-free pairing exists")
@@ -242,7 +247,8 @@ def pair_round(
     order = seated
     if round_no == 1 and opts["round1_seeding"] != "neighbours":
         order = _seed_round1(seated, opts["round1_seeding"])
-        notes.append(Note(SEEDED, how=opts["round1_seeding"]))
+        how = opts["round1_seeding"]
+        notes.append(Note(SEEDED, how=Note(SEEDING_NAMES[how]) if how in SEEDING_NAMES else how))
 
     m = len(order)
     index = {p.id: i for i, p in enumerate(order)}
