@@ -202,3 +202,24 @@ def compare(label: str, run, lower: LowerBound, repeat: int = 9, engines=()) -> 
         f"{r[0]:.1f}x / {r[1]:.1f}x; {queries} queries + {copies} COPY per recompute  [load {load()}]"
     )
     return queries, copies
+
+
+def baseline(module: str, rev: str):
+    """`module` (e.g. "teams.services.recompute") as it was at git revision `rev`, imported beside the current
+    one (its relative imports resolve in today's package), to time before / after back-to-back on one build."""
+    import importlib.util
+    import subprocess
+    import types
+
+    path = module.replace(".", "/") + ".py"
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{rev}:{path}"], check=True, capture_output=True, text=True
+    ).stdout
+    name = f"{module}_at_{rev.replace('~', '_').replace('^', '_')}"
+    spec = importlib.util.spec_from_loader(name, loader=None, origin=f"{rev}:{path}")
+    old = importlib.util.module_from_spec(spec)
+    assert isinstance(old, types.ModuleType)
+    old.__package__ = module.rpartition(".")[0]
+    sys.modules[name] = old
+    exec(compile(source, f"{rev}:{path}", "exec"), old.__dict__)
+    return old

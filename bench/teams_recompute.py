@@ -10,7 +10,8 @@ ratio is recompute / (lower bound + engine). Each size is its own event in one s
 counts of the sizes can be compared: they must not grow with the number of matches.
 
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_x_bench python bench/teams_recompute.py [matches ...]
-      [--rounds N]   (default: 60 and 120 matches a round, 1 round; the scratch database is named after the URL's)
+      [--rounds N] [--baseline REV]  (REV: also time the recompute module as it was at that git revision,
+      back-to-back on the same build)  (default: 60 and 120 matches a round, 1 round; the scratch database is named after the URL's)
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from __future__ import annotations
 import datetime
 import random
 import sys
+from collections import defaultdict
 from decimal import Decimal
 
 import dbbench
 
 _ARGS = sys.argv[1:]
 ROUNDS = int(_ARGS.pop(_ARGS.index("--rounds") + 1)) if "--rounds" in _ARGS else 1
+BASELINE = _ARGS.pop(_ARGS.index("--baseline") + 1) if "--baseline" in _ARGS else None
 SIZES = [int(a) for a in _ARGS if a.isdigit()] or [60, 120]
 
 
@@ -138,27 +141,33 @@ def lower_bound(url, e):
 def main():
     with dbbench.scratch_django("teams") as url:
         from teams.models import MatchResult
-        from teams.services.recompute import recompute_event
+        from teams.services import recompute
 
         print(f"Bridge teams recompute benchmark  [load {dbbench.load()}]")
         events = {size: build(size) for size in SIZES}
-        counts = {}
+        modules = [("now", recompute)]
+        if BASELINE:
+            modules.insert(0, (BASELINE, dbbench.baseline("teams.services.recompute", BASELINE)))
+        counts = defaultdict(dict)
         for size, event in events.items():
             e = event.pk
-            recompute_event(e, force=True)
+            recompute.recompute_event(e, force=True)
             lower = lower_bound(url, e)
             matches = MatchResult.objects.filter(match__round__event_id=e).count()
-            counts[size] = dbbench.compare(
-                f"{matches} matches, {ROUNDS} round(s), {2 * size} teams",
-                lambda e=e: recompute_event(e, force=True),
-                lower,
-                engines=engines(),
-            )
+            for name, module in modules:
+                counts[name][size] = dbbench.compare(
+                    f"[{name}] {matches} matches, {ROUNDS} round(s), {2 * size} teams",
+                    lambda e=e, module=module: module.recompute_event(e, force=True),
+                    lower,
+                    engines=engines(module),
+                )
             lower.close()
-        same = len(set(counts.values())) == 1
-        print(
-            f"queries per recompute by size: {counts} ({'independent of' if same else 'GROWING with'} the size)"
-        )
+        for name, by_size in counts.items():
+            same = len(set(by_size.values())) == 1
+            print(
+                f"[{name}] queries per recompute by size: {by_size} "
+                f"({'independent of' if same else 'GROWING with'} the size)"
+            )
 
 
 if __name__ == "__main__":

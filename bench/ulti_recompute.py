@@ -10,7 +10,8 @@ bound + engine). Each size is its own event in one scratch database, so the quer
 compared: they must not grow with the number of players.
 
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_x_bench python bench/ulti_recompute.py [players ...]
-      [--rounds N]   (default: 500 and 1,000 players, 1 round; the scratch database is named after the URL's)
+      [--rounds N] [--baseline REV]  (REV: also time the recompute module as it was at that git revision,
+      back-to-back on the same build)  (default: 500 and 1,000 players, 1 round; the scratch database is named after the URL's)
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from __future__ import annotations
 import datetime
 import random
 import sys
+from collections import defaultdict
 
 import dbbench
 
 _ARGS = sys.argv[1:]
 ROUNDS = int(_ARGS.pop(_ARGS.index("--rounds") + 1)) if "--rounds" in _ARGS else 1
+BASELINE = _ARGS.pop(_ARGS.index("--baseline") + 1) if "--baseline" in _ARGS else None
 SIZES = [int(a) for a in _ARGS if a.isdigit()] or [500, 1000]
 
 
@@ -103,27 +106,32 @@ def main():
     with dbbench.scratch_django("ulti") as url:
         from ulti.models import TableScore
         from ulti.services import recompute
-        from ulti.services.recompute import recompute_event
 
         print(f"Ulti recompute benchmark  [load {dbbench.load()}]")
         events = {size: build(size) for size in SIZES}
-        counts = {}
+        modules = [("now", recompute)]
+        if BASELINE:
+            modules.insert(0, (BASELINE, dbbench.baseline("ulti.services.recompute", BASELINE)))
+        counts = defaultdict(dict)
         for size, event in events.items():
             e = event.pk
-            recompute_event(e, force=True)
+            recompute.recompute_event(e, force=True)
             lower = lower_bound(url, e)
             scores = TableScore.objects.filter(table__round__group__stage__event_id=e).count()
-            counts[size] = dbbench.compare(
-                f"{size} players, {ROUNDS} round(s), {scores} table scores",
-                lambda e=e: recompute_event(e, force=True),
-                lower,
-                engines=[(recompute, "score_table"), (recompute, "compute_standings")],
-            )
+            for name, module in modules:
+                counts[name][size] = dbbench.compare(
+                    f"[{name}] {size} players, {ROUNDS} round(s), {scores} table scores",
+                    lambda e=e, module=module: module.recompute_event(e, force=True),
+                    lower,
+                    engines=[(module, "score_table"), (module, "compute_standings")],
+                )
             lower.close()
-        same = len(set(counts.values())) == 1
-        print(
-            f"queries per recompute by size: {counts} ({'independent of' if same else 'GROWING with'} the size)"
-        )
+        for name, by_size in counts.items():
+            same = len(set(by_size.values())) == 1
+            print(
+                f"[{name}] queries per recompute by size: {by_size} "
+                f"({'independent of' if same else 'GROWING with'} the size)"
+            )
 
 
 if __name__ == "__main__":
