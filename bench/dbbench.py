@@ -146,6 +146,9 @@ def queries_of(run) -> tuple[int, int]:
             run()
     finally:
         bulk.insert_rows = original
+    if os.environ.get("BENCH_QUERIES"):  # list them
+        for query in queries.captured_queries:
+            print("   ", query["sql"][:160])
     return len(queries), copies["n"]
 
 
