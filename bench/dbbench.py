@@ -40,10 +40,12 @@ def percentile(values, p):
 
 @contextmanager
 def scratch_django(name: str):
-    """Django on a new scratch database of the server in DATABASE_URL, dropped afterwards."""
+    """Django on a new scratch database of the server in DATABASE_URL, dropped afterwards; it is named after
+    DATABASE_URL's database (wt_x_bench -> wt_x_bench_teams_<pid>), bench_<name>_<pid> beside `postgres`."""
     import psycopg
 
-    scratch = f"bench_{name}_{os.getpid()}"
+    base = urlparse(SERVER).path.lstrip("/") or "postgres"
+    scratch = f"{'bench' if base == 'postgres' else base}_{name}_{os.getpid()}"
     url = urlparse(SERVER)._replace(path=f"/{scratch}").geturl()
     with psycopg.connect(SERVER, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{scratch}"')
@@ -144,26 +146,83 @@ def queries_of(run) -> tuple[int, int]:
             run()
     finally:
         bulk.insert_rows = original
+    if os.environ.get("BENCH_QUERIES"):  # list them
+        for query in queries.captured_queries:
+            print("   ", query["sql"][:160])
     return len(queries), copies["n"]
 
 
-def compare(label: str, run, lower: LowerBound, repeat: int = 9) -> None:
-    """Time `run` beside the lower bound, interleaved; print best / median, the ratio, the queries."""
+@contextmanager
+def engine_clock(engines):
+    """Time the engine calls of a recompute: `engines` are (namespace, name) of the functions the service
+    calls (module attributes, patched for the duration); yields a dict whose "s" sums their wall time."""
+    spent = {"s": 0.0}
+    originals = [(where, name, getattr(where, name)) for where, name in engines]
+
+    def timed(function):
+        def call(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent["s"] += time.perf_counter() - start
+
+        return call
+
+    for where, name, function in originals:
+        setattr(where, name, timed(function))
+    try:
+        yield spent
+    finally:
+        for where, name, function in originals:
+            setattr(where, name, function)
+
+
+def compare(label: str, run, lower: LowerBound, repeat: int = 9, engines=()) -> tuple[int, int]:
+    """Time `run` beside the lower bound, interleaved; print best / median of the recompute, the engine inside
+    it (`engines`, see engine_clock), the lower bound, the ratio recompute / (lower bound + engine) and the
+    queries of one recompute; returns (queries, COPY streams)."""
     run()  # warm
     queries, copies = queries_of(run)
-    wall, cpu, bound, ratio = [], [], [], []
-    for _ in range(repeat):
-        b = lower.run()
-        start, start_cpu = time.perf_counter(), time.process_time()
-        run()
-        wall.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-        bound.append(b)
-        ratio.append(wall[-1] / b)
-    w, c, lb, r = map(best_and_median, (wall, cpu, bound, ratio))
+    wall, cpu, engine, bound, ratio = [], [], [], [], []
+    with engine_clock(engines) as spent:
+        for _ in range(repeat):
+            b = lower.run()
+            spent["s"] = 0.0
+            start, start_cpu = time.perf_counter(), time.process_time()
+            run()
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            engine.append(spent["s"])
+            bound.append(b)
+            ratio.append(wall[-1] / (b + spent["s"]))
+    w, c, e, lb, r = map(best_and_median, (wall, cpu, engine, bound, ratio))
     print(
         f"{label}: recompute best / median of {repeat} {w[0] * 1000:.1f} / {w[1] * 1000:.1f} ms "
-        f"(its process's CPU {c[0] * 1000:.1f} / {c[1] * 1000:.1f} ms); database lower bound (raw psycopg, "
-        f"{lower.rows} rows, run before each) {lb[0] * 1000:.1f} / {lb[1] * 1000:.1f} ms; ratio "
+        f"(its process's CPU {c[0] * 1000:.1f} / {c[1] * 1000:.1f} ms); engine inside it "
+        f"{e[0] * 1000:.1f} / {e[1] * 1000:.1f} ms; database lower bound (raw psycopg, {lower.rows} rows, run "
+        f"before each) {lb[0] * 1000:.1f} / {lb[1] * 1000:.1f} ms; recompute / (lower bound + engine) "
         f"{r[0]:.1f}x / {r[1]:.1f}x; {queries} queries + {copies} COPY per recompute  [load {load()}]"
     )
+    return queries, copies
+
+
+def baseline(module: str, rev: str):
+    """`module` (e.g. "teams.services.recompute") as it was at git revision `rev`, imported beside the current
+    one (its relative imports resolve in today's package), to time before / after back-to-back on one build."""
+    import importlib.util
+    import subprocess
+    import types
+
+    path = module.replace(".", "/") + ".py"
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{rev}:{path}"], check=True, capture_output=True, text=True
+    ).stdout
+    name = f"{module}_at_{rev.replace('~', '_').replace('^', '_')}"
+    spec = importlib.util.spec_from_loader(name, loader=None, origin=f"{rev}:{path}")
+    old = importlib.util.module_from_spec(spec)
+    assert isinstance(old, types.ModuleType)
+    old.__package__ = module.rpartition(".")[0]
+    sys.modules[name] = old
+    exec(compile(source, f"{rev}:{path}", "exec"), old.__dict__)
+    return old

@@ -5,7 +5,13 @@ round), then times `ulti.services.recompute.recompute_event` in-process beside t
 (bench/dbbench.py: raw psycopg reading the latest round uploads' forint results and the tables' seats and
 COPY-writing the same table scores and standings).
 
-Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/ulti_recompute.py [players] [rounds]
+The engine's share (table scores, standings) is timed inside each recompute; the ratio is recompute / (lower
+bound + engine). Each size is its own event in one scratch database, so the query counts of the sizes can be
+compared: they must not grow with the number of players.
+
+Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_x_bench python bench/ulti_recompute.py [players ...]
+      [--rounds N] [--baseline REV]  (REV: also time the recompute module as it was at that git revision,
+      back-to-back on the same build)  (default: 500 and 1,000 players, 1 round; the scratch database is named after the URL's)
 """
 
 from __future__ import annotations
@@ -13,14 +19,17 @@ from __future__ import annotations
 import datetime
 import random
 import sys
+from collections import defaultdict
 
 import dbbench
 
-PLAYERS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+_ARGS = sys.argv[1:]
+ROUNDS = int(_ARGS.pop(_ARGS.index("--rounds") + 1)) if "--rounds" in _ARGS else 1
+BASELINE = _ARGS.pop(_ARGS.index("--baseline") + 1) if "--baseline" in _ARGS else None
+SIZES = [int(a) for a in _ARGS if a.isdigit()] or [500, 1000]
 
 
-def build():
+def build(players: int):
     from django.contrib.auth import get_user_model
 
     from federation.models import Club, Federation, Person, Region
@@ -30,29 +39,29 @@ def build():
     mausz, _ = Federation.objects.get_or_create(
         code="mausz", defaults=dict(name="MAUSZ", short_name="MAUSZ", game=Federation.ULTI)
     )
-    region = Region.objects.create(federation=mausz, code="bench", name="Bench")
-    club = Club.objects.create(
-        federation=mausz, name="Bench Ulti", short_name="BU", city="Szolnok", region=region
+    region, _ = Region.objects.get_or_create(federation=mausz, code="bench", defaults=dict(name="Bench"))
+    club, _ = Club.objects.get_or_create(
+        federation=mausz, name="Bench Ulti", defaults=dict(short_name="BU", city="Szolnok", region=region)
     )
     user, _ = get_user_model().objects.get_or_create(username="bench", defaults={"email": "bench@example.hu"})
     event = Event.objects.create(
         federation=mausz,
         club=club,
-        title=f"Ulti {PLAYERS}",
+        title=f"Ulti {players}",
         format="ulti_individual",
         event_class="nub_qualifier",
         start_date=datetime.date(2026, 3, 7),
         status="approved",
         rule_set="mausz",
     )
-    for n in range(PLAYERS):
+    for n in range(players):
         person = Person.objects.create(
             first_name=f"J{n}", last_name="Bench", birth_date=datetime.date(1970, 5, 17), gender=Person.MALE,
-            email=f"u{n}@example.hu",
+            email=f"u{players}-{n}@example.hu",
         )  # fmt: skip
         EntryMember.objects.create(entry=Entry.objects.create(event=event), person=person)
     group = setup.start_event(event, user).groups.get()
-    rng = random.Random(1000)
+    rng = random.Random(players)
     for _ in range(ROUNDS):
         rnd = draw.generate_round(group, user)
         draw.publish_round(rnd, user)
@@ -65,41 +74,64 @@ def build():
     return event
 
 
+def lower_bound(url, e):
+    from ulti.models import SCOPE, Standing, TableScore
+
+    stages = f"SELECT id FROM ulti_stage WHERE event_id = {e}"
+    rounds = (
+        f"SELECT r.id FROM ulti_round r JOIN ulti_group g ON g.id = r.group_id WHERE g.stage_id IN ({stages})"
+    )
+    tables = f"SELECT t.id FROM ulti_table t WHERE t.round_id IN ({rounds})"
+    return dbbench.LowerBound(
+        url,
+        e,
+        SCOPE,
+        reads=[
+            (
+                "SELECT table_id, participant_id, forint FROM ulti_forintresult WHERE upload_id IN "
+                f"(SELECT id FROM ulti_roundupload WHERE round_id IN ({rounds}))",
+                (),
+            ),
+            (f"SELECT table_id, participant_id, position FROM ulti_seat WHERE table_id IN ({tables})", ()),
+            (f"SELECT id, group_id, number FROM ulti_participant WHERE stage_id IN ({stages})", ()),
+        ],
+        outputs=[
+            (TableScore, f"table_id IN ({tables})"),
+            (Standing, f"stage_id IN ({stages})"),
+        ],
+    )
+
+
 def main():
     with dbbench.scratch_django("ulti") as url:
-        from ulti.models import SCOPE, Standing, TableScore
-        from ulti.services.recompute import recompute_event
+        from ulti.models import TableScore
+        from ulti.services import recompute
 
         print(f"Ulti recompute benchmark  [load {dbbench.load()}]")
-        event = build()
-        recompute_event(event.pk, force=True)
-        e = event.pk
-        stages = f"SELECT id FROM ulti_stage WHERE event_id = {e}"
-        tables = (
-            "SELECT t.id FROM ulti_table t JOIN ulti_round r ON r.id = t.round_id "
-            f"JOIN ulti_group g ON g.id = r.group_id WHERE g.stage_id IN ({stages})"
-        )
-        lower = dbbench.LowerBound(
-            url,
-            e,
-            SCOPE,
-            reads=[
-                ("SELECT * FROM ulti_forintresult WHERE upload_id IN (SELECT id FROM ulti_roundupload)", ()),
-                (f"SELECT * FROM ulti_seat WHERE table_id IN ({tables})", ()),
-                (f"SELECT * FROM ulti_participant WHERE stage_id IN ({stages})", ()),
-            ],
-            outputs=[
-                (TableScore, f"table_id IN ({tables})"),
-                (Standing, f"stage_id IN ({stages})"),
-            ],
-        )
-        scores = TableScore.objects.filter(table__round__group__stage__event_id=e).count()
-        dbbench.compare(
-            f"{PLAYERS} players, {ROUNDS} round(s), {scores} table scores",
-            lambda: recompute_event(e, force=True),
-            lower,
-        )
-        lower.close()
+        events = {size: build(size) for size in SIZES}
+        modules = [("now", recompute)]
+        if BASELINE:
+            modules.insert(0, (BASELINE, dbbench.baseline("ulti.services.recompute", BASELINE)))
+        counts = defaultdict(dict)
+        for size, event in events.items():
+            e = event.pk
+            recompute.recompute_event(e, force=True)
+            lower = lower_bound(url, e)
+            scores = TableScore.objects.filter(table__round__group__stage__event_id=e).count()
+            for name, module in modules:
+                counts[name][size] = dbbench.compare(
+                    f"[{name}] {size} players, {ROUNDS} round(s), {scores} table scores",
+                    lambda e=e, module=module: module.recompute_event(e, force=True),
+                    lower,
+                    engines=[(module, "score_table"), (module, "compute_standings")],
+                )
+            lower.close()
+        for name, by_size in counts.items():
+            same = len({queries for queries, _copies in by_size.values()}) == 1
+            print(
+                f"[{name}] (queries, COPY streams) per recompute by size: {by_size}: queries "
+                f"{'independent of' if same else 'GROWING with'} the size (a COPY per table large enough)"
+            )
 
 
 if __name__ == "__main__":

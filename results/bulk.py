@@ -8,6 +8,7 @@ batch elsewhere. Only for models without signals or save() logic of their own.
 
 from collections.abc import Iterable, Sequence
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 
 _BATCH = 500  # rows per INSERT off PostgreSQL (SQLite allows 32,766 parameters in one statement)
@@ -80,3 +81,35 @@ def write_all(statements: Sequence[tuple[str, Sequence]], tables: Sequence[tuple
         execute_all(statements)
     for model, fields, rows in copied:
         insert_rows(model, fields, rows)
+
+
+def read_all(querysets) -> list[list[tuple]]:
+    """The rows of several values_list querysets (tuples, through the fields' converters as the ORM reads
+    them); on PostgreSQL in one round trip (their SQL joined, each result set read in turn), elsewhere one
+    query each. A queryset that can match nothing (`board__in=[]`) is not sent."""
+    if connection.vendor != "postgresql":
+        return [list(queryset) for queryset in querysets]
+    compilers, statements = [], []
+    for queryset in querysets:
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        try:
+            statements.append(compiler.as_sql())
+        except EmptyResultSet:
+            statements.append(None)
+        compilers.append(compiler)
+    sent = [statement for statement in statements if statement is not None]
+    out = []
+    with connection.cursor() as cursor:
+        if sent:
+            cursor.execute("; ".join(sql for sql, _p in sent), [p for _sql, ps in sent for p in ps])
+        raw, first = cursor.cursor, True
+        for compiler, statement in zip(compilers, statements, strict=True):
+            if statement is None:
+                out.append([])
+                continue
+            if not first:
+                raw.nextset()
+            first = False
+            rows = raw.fetchall()
+            out.append([tuple(row) for row in compiler.results_iter(results=[rows], tuple_expected=True)])
+    return out

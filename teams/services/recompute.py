@@ -4,12 +4,19 @@ final places, boards played and the Butler of the pairs, replacing the stored ro
 It runs under `results.services.recompute` (the event's row lock, then the version stamp), so two runs
 for one event never interleave, and a run that finds the stamp current does nothing: running it twice
 gives the same rows.
+
+Its cost is the database's, not Python's: everything it reads comes in one round trip on PostgreSQL
+(`results.bulk.read_all`: the needed columns as tuples, the latest version of each match only, no model
+instance per match, board or seat), and everything it writes goes in one more (the DELETEs, the progress
+and the small tables' rows) plus a COPY per large table (`results.bulk.write_all`), however many matches.
 """
 
+import json
 from collections import defaultdict
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -17,9 +24,9 @@ from rankings.services import results_changed
 from results import bulk
 from results.services import recompute
 from teams.engine import match as match_engine
-from teams.engine.pairing.knockout import MatchPlan, consolation_draw
+from teams.engine.pairing.knockout import MatchPlan, consolation_draw, plan_match
 from teams.engine.vp import match_vp
-from tournaments.models import Event
+from tournaments.models import EntryMember, Event
 
 from ..engine import butler as butler_engine
 from ..engine import places as places_engine
@@ -30,6 +37,7 @@ from ..models import (
     BoardScore,
     FinalPlace,
     LineUp,
+    LineUpSeat,
     Match,
     MatchResult,
     MatchUpload,
@@ -38,10 +46,13 @@ from ..models import (
     Progress,
     Round,
     Standing,
+    Team,
+    TeamEvent,
+    UploadedBoard,
 )
 from . import knockout as ko
-from .results import plan_of, segment_of_boards
-from .setup import rosters, setup_of
+from .results import segment_of_boards
+from .setup import setup_of
 
 ZERO = Decimal(0)
 
@@ -62,21 +73,83 @@ class _BoardRow(NamedTuple):
     status: str
 
 
+class _Result(NamedTuple):
+    """A MatchResult row as written (MATCH_FIELDS order)."""
+
+    match_id: int
+    upload_id: int | None
+    home_imps: Decimal
+    away_imps: Decimal
+    home_vp: Decimal | None
+    away_vp: Decimal | None
+    boards: int
+    winner_id: int | None
+    version: int
+
+
+class _Round(NamedTuple):
+    pk: int
+    number: int
+    kind: str
+    brackets: dict
+    boards: int
+    matches: list
+
+
+class _Match(NamedTuple):
+    """A match as the recompute needs it (read with values_list)."""
+
+    pk: int
+    round: _Round
+    home_id: int
+    away_id: int | None
+    bracket: str
+    line: int | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.away_id is None
+
+    @property
+    def team_ids(self):
+        return [t for t in (self.home_id, self.away_id) if t is not None]
+
+
+class _Upload(NamedTuple):
+    pk: int
+    imps_only: bool
+    home_imps: Decimal | None
+    away_imps: Decimal | None
+    boards_played: int | None
+    boards: list  # (board, open_ns, closed_ns, open_contract, closed_contract, adjusted_imps), by board
+
+
 BOARD_FIELDS = _BoardRow._fields
-MATCH_FIELDS = (
-    "match_id", "upload_id", "home_imps", "away_imps", "home_vp", "away_vp", "boards", "winner_id", "version",
+MATCH_FIELDS = _Result._fields
+STANDING_FIELDS = (
+    "event_id", "after_round", "team_id", "place", "vp", "imps_won", "imps_lost", "played", "version",
 )  # fmt: skip
+FINAL_PLACE_FIELDS = ("event_id", "team_id", "place_from", "place_to", "version")
+PLAYER_BOARDS_FIELDS = ("event_id", "team_id", "person_id", "boards", "team_boards", "has_rights", "version")
+BUTLER_FIELDS = (
+    "event_id", "team_id", "player_a_id", "player_b_id", "boards", "imps", "average", "rank", "version",
+)  # fmt: skip
+PROGRESS_FIELDS = (
+    "version", "next_round_ready", "waiting_for", "is_final", "missing_lineups", "computed_at", "event_id",
+)  # fmt: skip
+_SETUP_FIELDS = [f.attname for f in TeamEvent._meta.concrete_fields]
 
 
 def recompute_event(event_id: int, force: bool = False) -> dict:
     became_final = was_final = False
     with recompute(event_id, SCOPE) as state:
-        progress = Progress.objects.filter(event_id=event_id).first()
-        was_final = bool(progress and progress.is_final)
-        if not force and progress and progress.version == state.latest_version == state.computed_version:
-            return {"skipped": True, "version": state.latest_version}
-        event = Event.objects.select_related("federation").get(pk=event_id)
-        outcome = _Recompute(event, state.latest_version, progress).run()
+        current = state.computed_at is not None and state.computed_version == state.latest_version
+        if not force and current:  # the stamp says current: the progress row must say so too
+            progress = Progress.objects.filter(event_id=event_id).values_list("version", flat=True).first()
+            if progress == state.latest_version:
+                return {"skipped": True, "version": state.latest_version}
+        outcome = _Recompute(event_id, state.latest_version).run()
+        was_final = outcome.pop("was_final")
         became_final = outcome["final"]
     if became_final:
         _tell_rankings(event_id, "correction" if was_final else "")
@@ -87,89 +160,155 @@ def _tell_rankings(event_id: int, reason: str) -> None:
     results_changed(event_id, reason)
 
 
-def _plan(match, boards, setup) -> MatchPlan:
-    try:
-        return plan_of(match, boards, setup)
-    except ValueError:  # an IMP-only result of a short (Patton) match: one segment
-        return MatchPlan(boards, (boards,))
+def _latest(model, event_id):
+    """The pk of each match's latest version of `model` (MatchUpload, LineUp) in the event."""
+    newest = model.objects.filter(match=OuterRef("match")).order_by("-number").values("number")[:1]
+    return model.objects.filter(match__round__event_id=event_id, number=Subquery(newest)).values("pk")
 
 
 class _Recompute:
-    def __init__(self, event, version, progress=None):
-        self.event = event
+    def __init__(self, event_id, version):
+        self.event_id = event_id
         self.version = version
-        self.setup = setup_of(event)
-        self.teams = {t.pk: t for t in event.teams.all()}
-        self.rounds = list(
-            event.team_rounds.filter(status=Round.Status.PUBLISHED)
-            .order_by("number")
-            .prefetch_related("matches")
-        )
-        self.matches = [m for r in self.rounds for m in r.matches.all()]
-        for r in self.rounds:
-            for m in r.matches.all():
-                m.round = r
-        self.uploads = self._latest(MatchUpload.objects.prefetch_related("boards"))
-        self.lineups = self._latest(LineUp.objects.prefetch_related("seats"))
-        self.results: dict[int, MatchResult] = {}
+        self._read()
+        self.results: dict[int, _Result] = {}
         self.boards: dict[int, list[_BoardRow]] = {}
-        self.progress = progress  # read by recompute_event under the event's lock
+        self._plans: dict[tuple[int, bool], MatchPlan] = {}
 
-    def _latest(self, queryset):
-        """Each match's latest version only (earlier ones and their boards are not read)."""
-        model = queryset.model
-        newest = model.objects.filter(match=OuterRef("match")).order_by("-number").values("number")[:1]
-        rows = queryset.filter(match__round__event=self.event, number=Subquery(newest))
-        return {row.match_id: row for row in rows}
+    def _read(self) -> None:
+        """Everything in one round trip on PostgreSQL, the same number of queries whatever the size."""
+        e = self.event_id
+        latest_uploads, latest_lineups = _latest(MatchUpload, e), _latest(LineUp, e)
+        (progress, setup, teams, rounds, matches, uploads, boards, seats, roster) = bulk.read_all(
+            [
+                Progress.objects.filter(event_id=e).values_list("pk", "is_final"),
+                TeamEvent.objects.filter(event_id=e).values_list(*_SETUP_FIELDS),
+                Team.objects.filter(event_id=e).values_list("pk", "start_number"),
+                Round.objects.filter(event_id=e)
+                .order_by("number")
+                .values_list("pk", "number", "kind", "brackets", "boards", "status"),
+                Match.objects.filter(round__event_id=e, round__status=Round.Status.PUBLISHED)
+                .order_by("round", "bracket", "table", "pk")
+                .values_list("pk", "round_id", "home_id", "away_id", "bracket", "line"),
+                MatchUpload.objects.filter(pk__in=latest_uploads).values_list(
+                    "pk", "match_id", "imps_only", "home_imps", "away_imps", "boards_played"
+                ),
+                UploadedBoard.objects.filter(upload__in=latest_uploads)
+                .order_by("upload_id", "board")
+                .values_list(
+                    "upload_id",
+                    "board",
+                    "open_ns",
+                    "closed_ns",
+                    "open_contract",
+                    "closed_contract",
+                    "adjusted_imps",
+                ),  # fmt: skip
+                LineUpSeat.objects.filter(lineup__in=latest_lineups)
+                .order_by("lineup_id", "segment", "team_id", "room", "person_id")
+                .values_list("lineup__match_id", "segment", "team_id", "room", "person_id"),
+                # a team's players in their order on the entry (EntryMember's ordering)
+                EntryMember.objects.filter(entry__team__event_id=e)
+                .order_by("entry", "position")
+                .values_list("entry__team__pk", "person_id"),
+            ]
+        )
+        self.progress = progress[0] if progress else None  # (pk, is_final), read under the event's lock
+        if setup:
+            self.setup = TeamEvent(**dict(zip(_SETUP_FIELDS, setup[0], strict=True)))
+        else:  # never saved: the defaults, made as the pages make them
+            self.setup = setup_of(Event.objects.get(pk=e))
+        self.start_numbers = dict(teams)
+        self.draft = any(status == Round.Status.DRAFT for *_r, status in rounds)
+        self.rounds = [
+            _Round(pk, number, kind, brackets, n, [])
+            for pk, number, kind, brackets, n, status in rounds
+            if status == Round.Status.PUBLISHED
+        ]
+        by_pk = {r.pk: r for r in self.rounds}
+        for pk, round_id, home, away, bracket, line in matches:
+            by_pk[round_id].matches.append(_Match(pk, by_pk[round_id], home, away, bracket, line))
+        self.matches = [m for r in self.rounds for m in r.matches]
+        played = defaultdict(list)
+        for upload_id, *row in boards:
+            played[upload_id].append(tuple(row))
+        self.uploads = {match: _Upload(pk, *rest, played[pk]) for pk, match, *rest in uploads}
+        self.seats: dict[int, dict[tuple[int, int, str], list[int]]] = defaultdict(lambda: defaultdict(list))
+        for match, segment, team, room, person in seats:
+            self.seats[match][(segment, team, room)].append(person)
+        self.roster: dict[int, list[int]] = {team: [] for team in self.start_numbers}
+        for team, person in roster:
+            self.roster.setdefault(team, []).append(person)
+
+    def _plan(self, match, boards) -> MatchPlan:
+        boards = boards or match.round.boards
+        main = match.bracket == Match.Bracket.MAIN
+        plan = self._plans.get((boards, main))
+        if plan is None:
+            try:
+                plan = plan_match(boards, self.setup.plan_options(main_draw=main))
+            except ValueError:  # an IMP-only result of a short (Patton) match: one segment
+                plan = MatchPlan(boards, (boards,))
+            self._plans[(boards, main)] = plan
+        return plan
 
     def run(self) -> dict:
         for match in self.matches:
             self._score(match)
-        MatchResult.objects.filter(match__round__event=self.event).delete()
-        BoardScore.objects.filter(match__round__event=self.event).delete()
-        bulk.insert_rows(
-            MatchResult, MATCH_FIELDS, ([getattr(r, f) for f in MATCH_FIELDS] for r in self.results.values())
-        )
-        bulk.insert_rows(BoardScore, BOARD_FIELDS, (row for rows in self.boards.values() for row in rows))
-        stage_order = self._standings()
+        standings, stage_order = self._standings()
         final, ready, waiting = self._progress()
-        places = self._final_places(stage_order) if final else []
-        FinalPlace.objects.filter(event=self.event).delete()
-        bulk.insert_rows(
-            FinalPlace,
-            ("event_id", "team_id", "place_from", "place_to", "version"),
-            ((self.event.pk, p.team, p.place_from, p.place_to, self.version) for p in places),
+        places = self._final_places(stage_order, standings) if final else []
+        player_boards, missing = self._boards_played()
+        butler = self._butler()
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        progress = (self.version, ready, json.dumps(waiting), final, missing, now, self.event_id)
+        e = [self.event_id]
+        in_event = (
+            f"match_id IN (SELECT m.id FROM {_table(Match)} m INNER JOIN {_table(Round)} r "
+            "ON r.id = m.round_id WHERE r.event_id = %s)"
         )
-        missing = self._boards_played()
-        self._butler()
-        values = dict(
-            version=self.version,
-            next_round_ready=ready,
-            waiting_for=waiting,
-            is_final=final,
-            missing_lineups=missing,
-            computed_at=timezone.now(),
+        statements = [
+            (f"DELETE FROM {_table(MatchResult)} WHERE {in_event}", e),
+            (f"DELETE FROM {_table(BoardScore)} WHERE {in_event}", e),
+            *((f"DELETE FROM {_table(model)} WHERE event_id = %s", e) for model in _EVENT_ROWS),
+        ]
+        if self.progress is not None:  # read at the start, under the event's lock: one UPDATE
+            assignments = ", ".join(f"{_column(Progress, f)} = %s" for f in PROGRESS_FIELDS[:-1])
+            statements.append(
+                (
+                    f"UPDATE {_table(Progress)} SET {assignments} WHERE id = %s",
+                    [*progress[:-1], self.progress[0]],
+                )
+            )
+        bulk.write_all(
+            statements,
+            [
+                (MatchResult, MATCH_FIELDS, self.results.values()),
+                (BoardScore, BOARD_FIELDS, (row for rows in self.boards.values() for row in rows)),
+                (Standing, STANDING_FIELDS, standings),
+                (FinalPlace, FINAL_PLACE_FIELDS, places),
+                (PlayerBoards, PLAYER_BOARDS_FIELDS, player_boards),
+                (PairButler, BUTLER_FIELDS, butler),
+                (Progress, PROGRESS_FIELDS, [progress] if self.progress is None else []),
+            ],
         )
-        if self.progress is None:
-            Progress.objects.create(event=self.event, **values)
-        else:  # read once at the start, under the event's lock: one UPDATE
-            Progress.objects.filter(pk=self.progress.pk).update(**values)
-        return {"skipped": False, "version": self.version, "final": final, "ready": ready}
+        was_final = bool(self.progress and self.progress[1])
+        return {
+            "skipped": False,
+            "version": self.version,
+            "final": final,
+            "ready": ready,
+            "was_final": was_final,
+        }
 
     # --- matches -------------------------------------------------------------------------------------
 
-    def _score(self, match: Match) -> None:
+    def _score(self, match: _Match) -> None:
         stage = match.round.kind == Round.Kind.STAGE
         if match.is_bye:
-            self.results[match.pk] = MatchResult(
-                match=match,
-                home_imps=ZERO,
-                away_imps=ZERO,
-                home_vp=self.setup.bye_vp if stage else None,
-                away_vp=None,
-                boards=0,
-                winner_id=match.home_id,
-                version=self.version,
+            home_vp = self.setup.bye_vp if stage else None
+            self.results[match.pk] = _Result(
+                match.pk, None, ZERO, ZERO, home_vp, None, 0, match.home_id, self.version
             )
             return
         upload = self.uploads.get(match.pk)
@@ -178,51 +317,47 @@ class _Recompute:
         if upload.imps_only:
             home, away, boards = upload.home_imps, upload.away_imps, upload.boards_played
         else:
-            rows = list(upload.boards.all())
+            rows = upload.boards
             scored = match_engine.score_match(
-                match_engine.BoardScore(b.board, b.open_ns, b.closed_ns, b.adjusted_imps) for b in rows
+                match_engine.BoardScore(board, open_ns, closed_ns, adjusted)
+                for board, open_ns, closed_ns, _o, _c, adjusted in rows
             )
             home, away, boards = scored.home_imps, scored.away_imps, len(rows)
-            segment = segment_of_boards([b.board for b in rows], _plan(match, boards, self.setup))
+            segment = segment_of_boards([row[0] for row in rows], self._plan(match, boards))
             self.boards[match.pk] = [
                 _BoardRow(
                     match.pk,
-                    row.board,
-                    segment[row.board],
-                    row.open_ns,
-                    row.closed_ns,
-                    row.open_contract,
-                    row.closed_contract,
+                    board,
+                    segment[board],
+                    open_ns,
+                    closed_ns,
+                    open_contract,
+                    closed_contract,
                     imps.difference,
                     imps.home,
                     imps.away,
                     imps.status,
+                )  # fmt: skip
+                for (board, open_ns, closed_ns, open_contract, closed_contract, _a), imps in zip(
+                    rows, scored.boards, strict=True
                 )
-                for row, imps in zip(rows, scored.boards, strict=True)
             ]
         home_vp = away_vp = None
         if stage:
             home_vp, away_vp = match_vp(home - away, boards)
         winner = match.home_id if home > away else match.away_id if away > home else None
-        self.results[match.pk] = MatchResult(
-            match=match,
-            upload=upload,
-            home_imps=home,
-            away_imps=away,
-            home_vp=home_vp,
-            away_vp=away_vp,
-            boards=boards,
-            winner_id=winner,
-            version=self.version,
+        self.results[match.pk] = _Result(
+            match.pk, upload.pk, home, away, home_vp, away_vp, boards, winner, self.version
         )
 
     # --- standings and progress ----------------------------------------------------------------------
 
-    def _standings(self) -> list[int]:
+    def _standings(self) -> tuple[list[tuple], list[int]]:
+        """(Standing rows, the teams in the order of the last complete stage round)."""
         stage_rounds = [r for r in self.rounds if r.kind == Round.Kind.STAGE]
         complete = []
         for r in stage_rounds:  # a round counts once it and every round before it are fully scored
-            if all(m.pk in self.results for m in r.matches.all()):
+            if all(m.pk in self.results for m in r.matches):
                 complete.append(r.number)
             else:
                 break
@@ -232,67 +367,47 @@ class _Recompute:
             )
             for r in stage_rounds
             if r.number in complete
-            for m in r.matches.all()
+            for m in r.matches
             for res in [self.results[m.pk]]
         ]
-        tables = standings_by_round(
-            {t.pk: t.start_number for t in self.teams.values()}, scored, complete, self.setup.tiebreak
-        )
-        Standing.objects.filter(event=self.event).delete()
-        bulk.insert_rows(
-            Standing,
-            (
-                "event_id",
-                "after_round",
-                "team_id",
-                "place",
-                "vp",
-                "imps_won",
-                "imps_lost",
-                "played",
-                "version",
-            ),
-            (
-                (
-                    self.event.pk,
-                    round_no,
-                    row.team,
-                    row.place,
-                    row.vp,
-                    row.imps_won,
-                    row.imps_lost,
-                    row.played,
-                    self.version,
-                )  # fmt: skip
-                for round_no, rows in tables.items()
-                for row in rows
-            ),
-        )
+        tables = standings_by_round(self.start_numbers, scored, complete, self.setup.tiebreak)
         self.complete_stage = len(complete)
-        return [row.team for row in tables[complete[-1]]] if complete else []
+        self.tables = tables
+        rows = [
+            (
+                self.event_id,
+                round_no,
+                row.team,
+                row.place,
+                row.vp,
+                row.imps_won,
+                row.imps_lost,
+                row.played,
+                self.version,
+            )  # fmt: skip
+            for round_no, table in tables.items()
+            for row in table
+        ]
+        return rows, [row.team for row in tables[complete[-1]]] if complete else []
 
     def _progress(self) -> tuple[bool, bool, list[int]]:
         waiting = [m.pk for m in self.matches if m.pk not in self.results]
-        draft = Round.objects.filter(event=self.event, status=Round.Status.DRAFT).exists()
         stage_done = not self.setup.has_stage or self.complete_stage >= self.setup.rounds
         ko_rounds = [r for r in self.rounds if r.kind == Round.Kind.KNOCKOUT]
         tied = any(
-            self.results[m.pk].winner_id is None
-            for r in ko_rounds
-            for m in r.matches.all()
-            if m.pk in self.results
+            self.results[m.pk].winner_id is None for r in ko_rounds for m in r.matches if m.pk in self.results
         )
         ko_done = not self.setup.has_knockout or (
             bool(ko_rounds) and not waiting and not tied and self._ko_over(ko_rounds[-1])
         )
         final = stage_done and ko_done and not waiting and bool(self.rounds)
-        ready = not waiting and not draft and not tied and not final
+        ready = not waiting and not self.draft and not tied and not final
         return final, ready, waiting
 
     def _winners(self, round_, name) -> dict[int, int]:
         return {
             m.line: self.results[m.pk].winner_id
-            for m in round_.matches.all()
+            for m in round_.matches
             if m.bracket == name and m.away_id is not None and m.pk in self.results
         }
 
@@ -305,74 +420,55 @@ class _Recompute:
                     return False
         return True
 
-    def _final_places(self, stage_order) -> list:
+    def _final_places(self, stage_order, standings) -> list[tuple]:
+        """FinalPlace rows."""
         if not self.setup.has_knockout:
-            rows = Standing.objects.filter(event=self.event, after_round=self.complete_stage).order_by(
-                "place"
-            )
-            return [places_engine.Place(s.team_id, s.place, s.place) for s in rows]
-        brackets = defaultdict(list)
-        for r in self.rounds:
-            if r.kind != Round.Kind.KNOCKOUT:
-                continue
-            for name in r.brackets:
-                matches = [m for m in r.matches.all() if m.bracket == name]
-                brackets[name].append(
-                    places_engine.BracketRound(
-                        tuple((m.home_id, m.away_id) for m in matches if m.away_id is not None),
-                        tuple(m.home_id for m in matches if m.away_id is None),
-                        tuple(self.results[m.pk].winner_id for m in matches if m.away_id is not None),
+            table = sorted(self.tables.get(self.complete_stage, ()), key=lambda row: row.place)
+            places = [places_engine.Place(row.team, row.place, row.place) for row in table]
+        else:
+            brackets = defaultdict(list)
+            for r in self.rounds:
+                if r.kind != Round.Kind.KNOCKOUT:
+                    continue
+                for name in r.brackets:
+                    matches = [m for m in r.matches if m.bracket == name]
+                    brackets[name].append(
+                        places_engine.BracketRound(
+                            tuple((m.home_id, m.away_id) for m in matches if m.away_id is not None),
+                            tuple(m.home_id for m in matches if m.away_id is None),
+                            tuple(self.results[m.pk].winner_id for m in matches if m.away_id is not None),
+                        )
                     )
-                )
-        knockout = places_engine.knockout_places(brackets["main"], brackets.get("consolation"))
-        return places_engine.event_places(knockout, stage_order)
+            knockout = places_engine.knockout_places(brackets["main"], brackets.get("consolation"))
+            places = places_engine.event_places(knockout, stage_order)
+        return [(self.event_id, p.team, p.place_from, p.place_to, self.version) for p in places]
 
     # --- players -------------------------------------------------------------------------------------
 
-    def _seats(self, match) -> dict[tuple[int, int, str], list[int]]:
-        lineup = self.lineups.get(match.pk)
-        seats = defaultdict(list)
-        for seat in lineup.seats.all() if lineup else ():
-            seats[(seat.segment, seat.team_id, seat.room)].append(seat.person_id)
-        return seats
-
-    def _boards_played(self) -> int:
-        roster = rosters(self.event)
+    def _boards_played(self) -> tuple[list[tuple], int]:
+        """(PlayerBoards rows, segments whose line-up is missing)."""
         segments = []
         for match in self.matches:
             result = self.results.get(match.pk)
             if match.is_bye or result is None:
                 continue
-            plan = _plan(match, result.boards, self.setup)
-            seats = self._seats(match)
+            plan = self._plan(match, result.boards)
+            seats = self.seats.get(match.pk, {})
             for team in match.team_ids:
                 for number, size in enumerate(plan.segments, start=1):
                     players = seats.get((number, team, "open"), []) + seats.get((number, team, "closed"), [])
                     segments.append(rights_engine.Segment(team, size, tuple(players) if players else None))
-        rows, missing = rights_engine.boards_played(roster, segments)
-        PlayerBoards.objects.filter(event=self.event).delete()
-        bulk.insert_rows(
-            PlayerBoards,
-            ("event_id", "team_id", "person_id", "boards", "team_boards", "has_rights", "version"),
-            (
-                (
-                    self.event.pk,
-                    row.team,
-                    row.person,
-                    row.boards,
-                    row.team_boards,
-                    row.has_rights,
-                    self.version,
-                )
-                for row in rows
-            ),
-        )
-        return missing
+        rows, missing = rights_engine.boards_played(self.roster, segments)
+        return [
+            (self.event_id, row.team, row.person, row.boards, row.team_boards, row.has_rights, self.version)
+            for row in rows
+        ], missing
 
-    def _butler(self) -> None:
+    def _butler(self) -> list[tuple]:
+        """PairButler rows."""
         plays = []
         for match in self.matches:
-            seats = self._seats(match)
+            seats = self.seats.get(match.pk, {})
             for row in self.boards.get(match.pk, ()):
                 home_open = seats.get((row.segment, match.home_id, "open"))
                 away_open = seats.get((row.segment, match.away_id, "open"))
@@ -395,33 +491,29 @@ class _Recompute:
                             row.closed_ns,
                         )
                     )
-        PairButler.objects.filter(event=self.event).delete()
-        bulk.insert_rows(
-            PairButler,
+        return [
             (
-                "event_id",
-                "team_id",
-                "player_a_id",
-                "player_b_id",
-                "boards",
-                "imps",
-                "average",
-                "rank",
-                "version",
-            ),
-            (
-                (
-                    self.event.pk,
-                    *score.pair,
-                    score.boards,
-                    score.imps,
-                    score.average,
-                    score.rank,
-                    self.version,
-                )
-                for score in butler_engine.butler_pairs(plays)
-            ),
-        )
+                self.event_id,
+                *score.pair,
+                score.boards,
+                score.imps,
+                score.average,
+                score.rank,
+                self.version,
+            )  # fmt: skip
+            for score in butler_engine.butler_pairs(plays)
+        ]
+
+
+_EVENT_ROWS = (Standing, FinalPlace, PlayerBoards, PairButler)
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model, field: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(field).column)
 
 
 def _pair(team, people) -> tuple[int, int, int]:

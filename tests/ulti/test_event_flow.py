@@ -6,6 +6,8 @@ import datetime
 from itertools import combinations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from federation.models import Role
@@ -229,6 +231,34 @@ def test_recompute_is_idempotent_and_stamped(make_event, director, django_captur
     assert recompute.recompute_event(event.pk, force=True)["version"] == 2
     assert snapshot() == before
     assert {v for *_rest, v in before[0]} == {2}
+
+
+@pytest.mark.parametrize("fmt", ["ulti_individual", "ulti_team"])
+def test_recompute_queries_do_not_grow_with_the_players(
+    make_event, director, django_capture_on_commit_callbacks, fmt
+):
+    """No query per player, table, group or round: a recompute of more players, or of more rounds, costs the
+    same queries (COPY streams, on PostgreSQL, are not queries). Team ulti: three groups, team standings."""
+    team = fmt == "ulti_team"
+    counts = []
+    for players, rounds in ((9, 1), (18, 1), (18, 2)) if team else ((6, 1), (15, 1), (15, 2)):
+        event = make_event(
+            players, fmt=fmt, teams=team, event_class="team_regional" if team else "nub_qualifier",
+            title=f"Ulti {players}/{rounds}",
+        )  # fmt: skip
+        user = director(event)
+        stage = setup.start_event(event, user)
+        for group in stage.groups.all():
+            for _ in range(rounds):
+                play(group, user, django_capture_on_commit_callbacks)
+        with CaptureQueriesContext(connection) as queries:
+            recompute.recompute_event(event.pk, force=True)
+        counts.append(len(queries))
+        assert Standing.objects.filter(stage=stage, group=None, after_round=rounds).count() == players
+        assert TeamStanding.objects.filter(stage=stage, after_round=rounds).count() == (
+            players // 3 if team else 0
+        )
+    assert counts[0] == counts[1] == counts[2], counts
 
 
 def test_processing_banner_until_the_task_ran(

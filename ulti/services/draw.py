@@ -20,7 +20,6 @@ from tournaments.models import Event
 from ulti.engine.pairing.swiss import PULLED_UP, SECOND_BYE, Player, pair_round
 from ulti.engine.schedule import ScheduleError, count_meetings, round_robin
 from ulti.engine.standings import RoundResult, compute_standings
-from ulti.engine.tables import TableResult
 
 from ..models import Bye, Participant, Round, RoundUpload, Seat, Stage, Table, TableEntry
 from . import UltiError, loading, setup
@@ -44,29 +43,19 @@ def engine_rounds(group_or_stage, before: int | None = None) -> list[RoundResult
     results = loading.results_of(uploads.values())
     seats = loading.seats_of(rounds)
     byes = loading.byes_of(rounds)
-    tables_of: dict[int, list[Table]] = {}
-    for table in Table.objects.filter(round__in=rounds).order_by("number"):
-        tables_of.setdefault(table.round_id, []).append(table)
-    out = []
-    for r in rounds:
-        if r.pk not in uploads:
-            continue
-        tables = []
-        for table in tables_of.get(r.pk, []):
-            got = results.get(table.pk)
-            if not got:
-                continue
-            keys = [s.participant_id for s in seats.get(table.pk, [])]
-            tables.append(TableResult(str(table.number), tuple(map(str, keys)), tuple(got[k] for k in keys)))
-        out.append(
-            RoundResult(
-                round=r.number,
-                tables=tuple(tables),
-                byes=tuple(str(p) for p in byes.get(r.pk, [])),
-                group=str(r.group.pk),
-            )
-        )
-    return out
+    tables_of: dict[int, list[tuple[int, int]]] = {}
+    for pk, round_id, number in (
+        Table.objects.filter(round__in=rounds).order_by("number").values_list("pk", "round_id", "number")
+    ):
+        tables_of.setdefault(round_id, []).append((pk, number))
+    return loading.round_results(
+        [(r.pk, r.number, r.group_id) for r in rounds],
+        set(uploads),
+        results,
+        {table_id: [s.participant_id for s in table_seats] for table_id, table_seats in seats.items()},
+        byes,
+        tables_of,
+    )
 
 
 def meetings(group, before: int) -> list[tuple[str, str]]:

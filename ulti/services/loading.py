@@ -6,11 +6,44 @@ from collections import defaultdict
 
 from django.db.models import Max
 
+from ulti.engine.standings import RoundResult
+from ulti.engine.tables import TableResult
+
 from ..models import Bye, ForintResult, Round, RoundUpload, Seat, Stage, UltiEvent
 
 
 def settings_of(event) -> UltiEvent | None:
     return UltiEvent.objects.filter(event=event).first()
+
+
+def round_results(rounds, uploaded, results, seats, byes, tables) -> list[RoundResult]:
+    """The scored rounds as the standings engine takes them, from rows already read (no query).
+
+    ``rounds``: (round id, number, group id) in order; ``uploaded``: ids of the rounds with a version;
+    ``results``: table id -> participant id -> forint (latest versions); ``seats``: table id -> participant
+    ids in seat order; ``byes``: round id -> participant ids; ``tables``: round id -> (table id, number) by
+    number. A round without a version is left out, and so is a table without results.
+    """
+    out = []
+    for pk, number, group_id in rounds:
+        if pk not in uploaded:
+            continue
+        scored = []
+        for table_id, table_number in tables.get(pk, ()):
+            got = results.get(table_id)
+            if not got:
+                continue
+            keys = seats.get(table_id, ())
+            scored.append(TableResult(str(table_number), tuple(map(str, keys)), tuple(got[k] for k in keys)))
+        out.append(
+            RoundResult(
+                round=number,
+                tables=tuple(scored),
+                byes=tuple(str(p) for p in byes.get(pk, ())),
+                group=str(group_id),
+            )
+        )
+    return out
 
 
 def latest_uploads(rounds) -> dict[int, RoundUpload]:

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from typing import NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 
+from federation.models import Person
 from rankings.services import results_changed
 from results import bulk
 from results.models import RecomputeState, VersionedUpload
@@ -27,16 +30,22 @@ from ulti.engine.tables import TableError, score_table
 
 from ..models import (
     SCOPE,
+    Bye,
+    ForintResult,
+    Group,
     Participant,
     PointDeduction,
+    Round,
     RoundUpload,
+    Seat,
     Stage,
     Standing,
     Table,
     TableScore,
     TeamStanding,
+    UltiEvent,
 )
-from . import draw, loading, request_recompute
+from . import loading, request_recompute
 
 
 class RecomputeError(Exception):
@@ -83,31 +92,153 @@ def record_failure(event_id: int, message: str) -> None:
 
 
 def _recompute(event_id: int, version: int) -> dict:
-    event = Event.objects.get(pk=event_id)
-    settings = loading.settings_of(event)
-    if settings is None:
+    """Everything read in one round trip on PostgreSQL (the needed columns as tuples, no model instance per
+    player, seat or table), scored, then written in one more plus a COPY per large table: the same number of
+    queries whatever the number of players (results.bulk)."""
+    read = _read(event_id)
+    if read is None:
         return {"event": event_id, "version": version, "stages": 0}
-    ruleset = settings.ruleset
-    stages = list(Stage.objects.filter(event=event).prefetch_related("groups__rounds").order_by("number"))
-    TableScore.objects.filter(table__round__group__stage__event=event).delete()
-    Standing.objects.filter(stage__event=event).delete()
-    TeamStanding.objects.filter(stage__event=event).delete()
-    tables: dict[int, dict[str, int]] = defaultdict(dict)  # round id -> table number -> table id
-    for pk, round_id, number in Table.objects.filter(round__group__stage__event=event).values_list(
-        "pk", "round_id", "number"
-    ):
-        tables[round_id][str(number)] = pk
     counts = {"table_scores": 0, "standings": 0, "team_standings": 0}
-    for stage in stages:
+    scores, standings, team_standings = [], [], []
+    for stage in read.stages:
         try:
-            rounds = draw.engine_rounds(stage)
-            counts["table_scores"] += _table_scores(stage, rounds, ruleset, tables, version)
-            counts["standings"] += _standings(stage, rounds, ruleset, version)
+            rounds = loading.round_results(
+                read.rounds[stage.pk], read.uploaded, read.results, read.seats, read.byes, read.tables
+            )
+            scores += _table_scores(rounds, read, version)
+            rows = _standings(stage, rounds, read, version)
         except (StandingsError, TableError) as error:
             raise RecomputeError(f"{stage}: {error}")
-        if event.format == Event.Format.ULTI_TEAM:
-            counts["team_standings"] += _team_standings(stage, version)
-    return {"event": event_id, "version": version, "stages": len(stages), **counts}
+        standings += rows
+        if read.team:
+            team_standings += _team_standings(stage.pk, rows, read, version)
+    counts = {"table_scores": len(scores), "standings": len(standings), "team_standings": len(team_standings)}
+    stages = f"SELECT id FROM {_table(Stage)} WHERE event_id = %s"
+    tables = (
+        f"SELECT t.id FROM {_table(Table)} t INNER JOIN {_table(Round)} r ON r.id = t.round_id "
+        f"INNER JOIN {_table(Group)} g ON g.id = r.group_id WHERE g.stage_id IN ({stages})"
+    )
+    bulk.write_all(
+        [
+            (f"DELETE FROM {_table(TableScore)} WHERE table_id IN ({tables})", [event_id]),
+            (f"DELETE FROM {_table(Standing)} WHERE stage_id IN ({stages})", [event_id]),
+            (f"DELETE FROM {_table(TeamStanding)} WHERE stage_id IN ({stages})", [event_id]),
+        ],
+        [
+            (TableScore, TABLE_SCORE_FIELDS, scores),
+            (Standing, STANDING_FIELDS, standings),
+            (TeamStanding, TEAM_STANDING_FIELDS, team_standings),
+        ],
+    )
+    return {"event": event_id, "version": version, "stages": len(read.stages), **counts}
+
+
+class _Read(NamedTuple):
+    ruleset: object
+    team: bool  # team ulti: team standings too
+    stages: list[Stage]  # name and kind only (a refusal names the stage)
+    rounds: dict[
+        int, list[tuple[int, int, int]]
+    ]  # stage id -> (round id, number, group id) of published rounds
+    uploaded: set[int]  # rounds with a version
+    results: dict[int, dict[int, int]]  # table id -> participant id -> forint, latest versions
+    seats: dict[int, list[int]]  # table id -> participant ids in seat order
+    byes: dict[int, list[int]]  # round id -> participant ids
+    tables: dict[int, list[tuple[int, int]]]  # round id -> (table id, number) by number
+    groups: dict[int, list[int]]  # stage id -> group ids in order
+    participants: dict[int, list[tuple]]  # stage id -> (id, group id, group order, number, entry id, line)
+    deductions: dict[int, list[tuple[str, int, int]]]  # stage id -> (participant key, from round, points)
+    names: dict[int, tuple[int, str]]  # participant id -> (person id, name) (team ulti only)
+
+
+def _read(event_id: int) -> _Read | None:
+    e = event_id
+    published = Round.Status.PUBLISHED
+    newest = RoundUpload.objects.filter(round=OuterRef("round")).order_by("-number").values("number")[:1]
+    latest = RoundUpload.objects.filter(
+        round__group__stage__event_id=e, round__status=published, number=Subquery(newest)
+    ).values("pk")
+    (
+        settings, formats, stage_rows, group_rows, round_rows, uploaded, result_rows, seat_rows, bye_rows,
+        table_rows, participant_rows, deduction_rows,
+    ) = bulk.read_all(
+        [
+            UltiEvent.objects.filter(event_id=e).values_list("rules"),
+            Event.objects.filter(pk=e).values_list("format"),
+            Stage.objects.filter(event_id=e).order_by("number").values_list("pk", "name", "kind"),
+            Group.objects.filter(stage__event_id=e).order_by("stage", "order", "name").values_list("pk", "stage_id"),
+            Round.objects.filter(group__stage__event_id=e, status=published)
+            .order_by("number", "group__order", "group__name", "pk")
+            .values_list("pk", "number", "group_id", "group__stage_id"),
+            RoundUpload.objects.filter(pk__in=latest).values_list("round_id"),
+            ForintResult.objects.filter(upload__in=latest).values_list("table_id", "participant_id", "forint"),
+            Seat.objects.filter(table__round__group__stage__event_id=e, table__round__status=published)
+            .order_by("table_id", "position")
+            .values_list("table_id", "participant_id"),
+            Bye.objects.filter(round__group__stage__event_id=e, round__status=published)
+            .order_by("pk")
+            .values_list("round_id", "participant_id"),
+            Table.objects.filter(round__group__stage__event_id=e, round__status=published)
+            .order_by("number")
+            .values_list("pk", "round_id", "number"),
+            Participant.objects.filter(stage__event_id=e)
+            .order_by("group__order", "group__name", "number")
+            .values_list("pk", "stage_id", "group_id", "group__order", "number", "entry_id", "line"),
+            PointDeduction.objects.filter(participant__stage__event_id=e)
+            .exclude(upload__later_actions__action=Action.SET_ASIDE)
+            .order_by("pk")
+            .values_list("participant__stage_id", "participant_id", "upload__round__number", "points"),
+        ]
+    )  # fmt: skip
+    if not settings:
+        return None
+    team = bool(formats) and formats[0][0] == Event.Format.ULTI_TEAM
+    rounds, groups, participants, deductions = (defaultdict(list) for _i in range(4))
+    for pk, number, group_id, stage_id in round_rows:
+        rounds[stage_id].append((pk, number, group_id))
+    for pk, stage_id in group_rows:
+        groups[stage_id].append(pk)
+    for pk, stage_id, *rest in participant_rows:
+        participants[stage_id].append((pk, *rest))
+    for stage_id, participant_id, from_round, points in deduction_rows:
+        deductions[stage_id].append((str(participant_id), from_round, points))
+    results: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, participant_id, forint in result_rows:
+        results[table_id][participant_id] = forint
+    seats, byes, tables = defaultdict(list), defaultdict(list), defaultdict(list)
+    for table_id, participant_id in seat_rows:
+        seats[table_id].append(participant_id)
+    for round_id, participant_id in bye_rows:
+        byes[round_id].append(participant_id)
+    for pk, round_id, number in table_rows:
+        tables[round_id].append((pk, number))
+    names = {}
+    if team:  # the members' names are shown in the team standings
+        people = Participant.objects.filter(stage__event_id=e).values_list(
+            "pk", "person_id", "person__last_name", "person__first_name"
+        )
+        names = {
+            pk: (person, str(Person(last_name=last, first_name=first))) for pk, person, last, first in people
+        }
+    return _Read(
+        UltiEvent(event_id=e, rules=settings[0][0]).ruleset,
+        team,
+        [Stage(pk=pk, event_id=e, name=name, kind=kind) for pk, name, kind in stage_rows],
+        rounds,
+        {round_id for (round_id,) in uploaded},
+        results,
+        seats,
+        byes,
+        tables,
+        groups,
+        participants,
+        deductions,
+        names,
+    )
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
 
 
 TABLE_SCORE_FIELDS = ("table_id", "participant_id", "forint", "points", "place", "event_version")
@@ -121,31 +252,20 @@ TEAM_STANDING_FIELDS = (
 )  # fmt: skip
 
 
-def _table_scores(stage, rounds, ruleset, tables, version) -> int:
-    by_number = tables
-    round_ids = {(r.group_id, r.number): r.pk for g in stage.groups.all() for r in g.rounds.all()}
+def _table_scores(rounds, read: _Read, version) -> list[tuple]:
+    by_number = {
+        round_id: {str(number): pk for pk, number in tables} for round_id, tables in read.tables.items()
+    }
+    round_ids = {(group_id, number): pk for rows in read.rounds.values() for pk, number, group_id in rows}
     rows = []
     for result in rounds:
-        rid = round_ids[(int(result.group), result.round)]
+        table_ids = by_number[round_ids[(int(result.group), result.round)]]
         for table in result.tables:
-            scored = score_table(table, ruleset)
-            table_id = by_number[rid][table.table]
+            scored = score_table(table, read.ruleset)
+            table_id = table_ids[table.table]
             for key, points in scored.points.items():
                 rows.append((table_id, int(key), scored.forints[key], points, scored.places[key], version))
-    bulk.insert_rows(TableScore, TABLE_SCORE_FIELDS, rows)
-    return len(rows)
-
-
-def _deductions(stage) -> list[tuple[str, int, int]]:
-    """(participant key, from round, points) of every point deduction recorded in the stage and not set
-    aside by a later upload of its round (results.upload_decisions)."""
-    deductions = PointDeduction.objects.filter(participant__stage=stage).exclude(
-        upload__later_actions__action=Action.SET_ASIDE
-    )
-    return [
-        (str(d.participant_id), d.upload.round.number, d.points)
-        for d in deductions.select_related("upload__round")
-    ]
+    return rows
 
 
 def _deducted_upto(deductions, round_number) -> dict[str, int]:
@@ -156,33 +276,30 @@ def _deducted_upto(deductions, round_number) -> dict[str, int]:
     return dict(out)
 
 
-def _standings(stage, rounds, ruleset, version) -> int:
+def _standings(stage, rounds, read: _Read, version) -> list[tuple]:
     participants = [
         _Participant(str(pk), group_id, (order, number))
-        for pk, group_id, order, number in Participant.objects.filter(stage=stage).values_list(
-            "pk", "group_id", "group__order", "number"
-        )
+        for pk, group_id, order, number, _entry, _line in read.participants[stage.pk]
     ]
-    deductions = _deductions(stage)
+    deductions = read.deductions[stage.pk]
     order_of = {p.key: p.order for p in participants}
-    groups = list(stage.groups.all())
+    groups = read.groups[stage.pk]
     played = sorted({r.round for r in rounds})
     rows = []
     for k in played:
         upto = [r for r in rounds if r.round <= k]
-        scopes = [(None, [p.key for p in participants], None)]
+        scopes = [(None, [p.key for p in participants])]
         if len(groups) > 1:
-            scopes += [(g, [p.key for p in participants if p.group_id == g.pk], str(g.pk)) for g in groups]
-        for group, keys, group_key in scopes:
+            scopes += [(g, [p.key for p in participants if p.group_id == g]) for g in groups]
+        for group_id, keys in scopes:
             table = compute_standings(
                 upto,
-                ruleset,
-                group=group_key,
+                read.ruleset,
+                group=str(group_id) if group_id is not None else None,
                 players=keys,
                 display_key=order_of.get,
                 deductions=_deducted_upto(deductions, k),
             )
-            group_id = group.pk if group is not None else None
             for i, s in enumerate(table, start=1):
                 rows.append(
                     (
@@ -202,8 +319,7 @@ def _standings(stage, rounds, ruleset, version) -> int:
                         version,
                     )  # fmt: skip
                 )
-    bulk.insert_rows(Standing, STANDING_FIELDS, rows)
-    return len(rows)
+    return rows
 
 
 class _Participant:
@@ -233,30 +349,29 @@ def team_table(members: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int
     return out
 
 
-def _team_standings(stage, version) -> int:
-    rows = []
-    standings = Standing.objects.filter(stage=stage, group=None).select_related("participant__person")
+def _team_standings(stage_id, standings, read: _Read, version) -> list[tuple]:
+    """TeamStanding rows from the stage's Standing rows (those over the whole stage, group empty)."""
+    member = {pk: (entry, line) for pk, _g, _o, _n, entry, line in read.participants[stage_id]}
     by_round: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
-    names: dict[int, dict[int, dict]] = defaultdict(dict)
-    for s in standings:
-        entry = s.participant.entry_id
-        if entry is None:
+    names: dict[int, dict[int, list]] = defaultdict(dict)
+    for _stage, group_id, participant, k, *_p, points, forint, _t, _b, _r, _v in standings:
+        entry, line = member[participant]
+        if group_id is not None or entry is None:
             continue
-        by_round[s.after_round][entry].append((s.points, s.forint))
-        names[s.after_round].setdefault(entry, [])
-        names[s.after_round][entry].append(
+        by_round[k][entry].append((points, forint))
+        names[k].setdefault(entry, []).append(
             {
-                "person_id": s.participant.person_id,
-                "name": str(s.participant.person),
-                "line": s.participant.line,
-                "points": s.points,
-                "forint": s.forint,
+                "person_id": read.names[participant][0],
+                "name": read.names[participant][1],
+                "line": line,
+                "points": points,
+                "forint": forint,
             }
         )
+    rows = []
     for k, members in by_round.items():
         for i, (entry, points, forint, lo, hi) in enumerate(team_table(members), start=1):
             place = str(lo) if lo == hi else f"{lo}-{hi}"
             shown = json.dumps(sorted(names[k][entry], key=lambda m: m["line"]))
-            rows.append((stage.pk, entry, k, place, lo, hi, i, points, forint, shown, version))
-    bulk.insert_rows(TeamStanding, TEAM_STANDING_FIELDS, rows)
-    return len(rows)
+            rows.append((stage_id, entry, k, place, lo, hi, i, points, forint, shown, version))
+    return rows

@@ -4,10 +4,10 @@ a withdrawal and the engine's refusal."""
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.core.exceptions import EmptyResultSet
 from django.db import connection
 
 from bridge.engine.scoring.adjusted import ArtificialScore, Award
+from results.bulk import read_all as _read_all  # noqa: F401 (the recompute's reads, shared with teams and ulti)
 
 from ...models import (
     PairSession,
@@ -53,38 +53,6 @@ class _Session:
     plans: dict[int, object]  # section id -> engine Movement (None: movement from the upload)
     scheduled: dict[int, int] = field(default_factory=dict)  # session pair id -> boards its movement gives it
     played: dict[int, set[int]] = field(default_factory=dict)  # session pair id -> boards it has results on
-
-
-def _read_all(querysets) -> list[list[tuple]]:
-    """The rows of several values_list querysets (tuples, through the fields' converters as the ORM reads
-    them); on PostgreSQL in one round trip (their SQL joined, each result set read in turn), elsewhere one
-    query each. A queryset that can match nothing (`board__in=[]`) is not sent."""
-    if connection.vendor != "postgresql":
-        return [list(queryset) for queryset in querysets]
-    compilers, statements = [], []
-    for queryset in querysets:
-        compiler = queryset.query.get_compiler(using=queryset.db)
-        try:
-            statements.append(compiler.as_sql())
-        except EmptyResultSet:
-            statements.append(None)
-        compilers.append(compiler)
-    sent = [statement for statement in statements if statement is not None]
-    out = []
-    with connection.cursor() as cursor:
-        if sent:
-            cursor.execute("; ".join(sql for sql, _p in sent), [p for _sql, ps in sent for p in ps])
-        raw, first = cursor.cursor, True
-        for compiler, statement in zip(compilers, statements, strict=True):
-            if statement is None:
-                out.append([])
-                continue
-            if not first:
-                raw.nextset()
-            first = False
-            rows = raw.fetchall()
-            out.append([tuple(row) for row in compiler.results_iter(results=[rows], tuple_expected=True)])
-    return out
 
 
 def _table(model) -> str:
