@@ -142,12 +142,47 @@ def recompute_error(event_id: int) -> str:
     return state.error if state is not None else ""
 
 
-def score_card(event, number: int) -> list[tuple]:
-    """One player's boards: (board score, seat letter, his matchpoints, his percentage), by board."""
+@dataclass
+class CardLine:
+    """One board of a player's score card: who sat with him and against him, by number and name."""
+
+    score: object  # the IndividualBoardScore
+    seat: str  # "N", "E", "S", "W"
+    partner: tuple[int, str]
+    opponents: list[tuple[int, str]]
+    matchpoints: object
+    percentage: object
+
+
+PARTNER = {"north": "south", "south": "north", "east": "west", "west": "east"}
+OPPONENTS = {
+    "north": ("east", "west"),
+    "south": ("east", "west"),
+    "east": ("north", "south"),
+    "west": ("north", "south"),
+}
+
+
+def score_card(event, number: int) -> list[CardLine]:
+    """One player's boards, by board: his seat, partner and opponents, his matchpoints and percentage."""
+    names = {n: p.display_name for n, p in players_of(event).items()}
+
+    def who(n):
+        return n, names.get(n, "")
+
     rows = []
     for s in IndividualBoardScore.objects.filter(event=event).order_by("board"):
         for seat in ("north", "south", "east", "west"):
             if getattr(s, seat) == number:
                 ns = seat in ("north", "south")
-                rows.append((s, seat[0].upper(), s.mp_ns if ns else s.mp_ew, s.pct_ns if ns else s.pct_ew))
+                rows.append(
+                    CardLine(
+                        s,
+                        seat[0].upper(),
+                        who(getattr(s, PARTNER[seat])),
+                        [who(getattr(s, o)) for o in OPPONENTS[seat]],
+                        s.mp_ns if ns else s.mp_ew,
+                        s.pct_ns if ns else s.pct_ew,
+                    )
+                )
     return rows

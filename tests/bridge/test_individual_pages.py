@@ -9,9 +9,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from bridge.engine.individual_movements import individual as individual_movement
-from bridge.models import IndividualEvent, IndividualResult, IndividualVersion
+from bridge.models import IndividualBoardScore, IndividualEvent, IndividualResult, IndividualVersion
 from bridge.services import individual, uploads
 from demo import individual_sample as sample
 from federation.models import Role
@@ -94,6 +95,24 @@ def test_a_players_boards(client, event, scored, director):
     assert response.status_code == 200
     card = response.content.decode().split('id="individual-score-card"')[1]
     assert card.count("<tr>") == 1 + 14  # header + every board he played
+    # Partner and opponents by number and name, each a link to his own boards.
+    boards = IndividualBoardScore.objects.filter(event=event).order_by("board")
+    three = next(s for s in boards if 3 in (s.north, s.south, s.east, s.west))
+    partner = {
+        three.north: three.south,
+        three.south: three.north,
+        three.east: three.west,
+        three.west: three.east,
+    }[3]
+    opponents = (three.east, three.west) if 3 in (three.north, three.south) else (three.north, three.south)
+    name = event.bridge_individual_players.get(number=partner).display_name
+    row = card.split("<tr>")[2]
+    assert (
+        f'{reverse("bridge_individual_player", args=[event.pk, partner])}">{partner}. {escape(name)}</a>'
+        in row
+    )
+    for n in opponents:
+        assert reverse("bridge_individual_player", args=[event.pk, n]) in row
     assert page(client, "bridge_individual_player", event, 99).status_code == 404
 
 
