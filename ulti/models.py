@@ -165,6 +165,12 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     published_at = models.DateTimeField(null=True, blank=True)
+    # A round played with table codes is "live, provisional" on the public pages until the director
+    # publishes its results (issue #18; ulti.services.live).
+    results_published_at = models.DateTimeField(_("results published at"), null=True, blank=True)
+    results_published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["group", "number"]

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from tournaments import table_guard
 
 from ..engine.table_entry import QUICK_BIDS
-from ..services import UltiError, loading, table_entry
+from ..services import UltiError, live, loading, table_entry
 from ..services import round_clock as clocks
 from .common import MANAGE, round_or_deny, show_errors
 from .table_data import bid_choices, entry_data, sheet_data
@@ -72,6 +72,7 @@ def control_room(request, pk):
             waiting=[t for t in tables if t.state and t.state.status in ("disputed", "pending")],
             minimum=settings_.ruleset.min_round_minutes if settings_ else None,
             rule_name=settings_.ruleset.name if settings_ else "",
+            live=live.is_live(rnd),
         ),
     )
 
@@ -91,6 +92,20 @@ def start_round_clock(request, pk):
             _("The clock of round %(round)s started: %(minutes)s minutes.")
             % {"round": rnd.number, "minutes": clock.minutes},
         )
+    return redirect("ulti_control_room", rnd.pk)
+
+
+@require_POST
+def publish_results(request, pk):
+    """The director publishes a live round's results: the public pages drop the "live, provisional" mark."""
+    rnd = round_or_deny(request, pk, MANAGE)
+    try:
+        _rnd, now = live.publish_results(rnd, request.user)
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        if now:
+            messages.success(request, _("The results of round %(n)s are published.") % {"n": rnd.number})
     return redirect("ulti_control_room", rnd.pk)
 
 
