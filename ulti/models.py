@@ -467,6 +467,7 @@ class TableEntry(AppendOnly):
         DEAL = "deal", _("deal entered")
         CONFIRM = "confirm", _("confirmed")
         DISPUTE = "dispute", _("disputed")
+        DIRECTOR = "director", _("the director's correction")
 
     code = models.ForeignKey(TableCode, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(_("entry"), max_length=8, choices=Kind.choices)

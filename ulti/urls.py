@@ -52,6 +52,7 @@ urlpatterns = [
     path("rounds/<int:pk>/clock/", tables.start_round_clock, name="ulti_round_clock"),
     path("table/", tables.table_start, name="ulti_table_start"),
     path("table/<str:code>/", tables.table_page, name="ulti_table"),
+    path("tables/<int:pk>/correct/", tables.correct_table, name="ulti_correct_table"),
     path("tables/<int:pk>/sheet/", sheets.sheet_form, name="ulti_sheet"),
     path("tables/<int:pk>/sheet/confirm/", sheets.sheet_confirm, name="ulti_sheet_confirm"),
     path("tables/<int:pk>/sheet/preview/", sheets.sheet_preview, name="ulti_sheet_preview"),

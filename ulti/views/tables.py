@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from results.upload_decisions import DecisionsPending
 from tournaments import table_guard
 
 from ..engine.table_entry import QUICK_BIDS
 from ..services import UltiError, live, loading, table_entry
 from ..services import round_clock as clocks
-from .common import MANAGE, round_or_deny, show_errors
+from .common import MANAGE, round_or_deny, show_errors, table_or_deny
 from .table_data import bid_choices, entry_data, sheet_data
 
 
@@ -93,6 +94,27 @@ def start_round_clock(request, pk):
             % {"round": rnd.number, "minutes": clock.minutes},
         )
     return redirect("ulti_control_room", rnd.pk)
+
+
+@require_POST
+def correct_table(request, pk):
+    """The director corrects a table's round result from the control room (a correction version with his
+    name and reason: `table_entry.correct`)."""
+    table = table_or_deny(request, pk, MANAGE)
+    forints = {
+        seat.pk: request.POST.get(f"forint-{seat.pk}", "").strip() for seat in table_entry.seats_of(table)
+    }
+    try:
+        table_entry.correct(table, request.user, forints=forints, reason=request.POST.get("reason", ""))
+    except DecisionsPending:
+        messages.error(
+            request, _("A decision in force on this table needs the director's word: use the score sheet.")
+        )
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(request, _("The result of table %(t)s is corrected.") % {"t": table.number})
+    return redirect("ulti_control_room", table.round_id)
 
 
 @require_POST
