@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from results.upload_decisions import DecisionsPending
 from tournaments.engine import table_codes
+from tournaments.services import director_alerts
 from ulti.engine import sheet
 from ulti.engine import table_entry as deals
 
@@ -307,6 +308,7 @@ def send(
             upload, problem = _write_version(code, state)
         if kind == Kind.DISPUTE:
             _hand_to_the_director(code, state)
+            _alert(code, head, note)
         entry = TableEntry.objects.create(
             code=code,
             kind=kind,
@@ -358,6 +360,22 @@ def _hand_to_the_director(code: TableCode, state: TableState) -> None:
             "deals": [[n, state.deals[n].record] for n in sorted(state.deals)],
             "saved_by": code.created_by,
         },
+    )
+
+
+def _alert(code: TableCode, head: TableEntry, note) -> None:
+    """The event's directors hear of the dispute beyond the control room: mailed once per table and sheet
+    (a second player disputing the same sheet adds no alert)."""
+    rnd = code.table.round
+    director_alerts.raise_alert(
+        rnd.event,
+        key=f"ulti-dispute:{code.pk}:{head.pk}",
+        game="ulti",
+        table=code.table.number,
+        round=rnd.number,
+        note=note,
+        url_name="ulti_control_room",
+        url_args=[rnd.pk],
     )
 
 

@@ -20,8 +20,9 @@ from django.views.decorators.http import require_POST
 
 from results.upload_decisions import DecisionsPending
 from tournaments import table_guard
+from tournaments.services import director_alerts
 
-from ..engine.table_entry import QUICK_BIDS
+from ..engine.table_entry import QUICK_BIDS, plain_record
 from ..services import UltiError, live, loading, table_entry
 from ..services import round_clock as clocks
 from .common import MANAGE, round_or_deny, show_errors, table_or_deny
@@ -58,6 +59,7 @@ def table_codes(request, pk):
 def control_room(request, pk):
     """Per table: deals entered, who confirmed, disputes; the round clock and the late tables."""
     rnd = round_or_deny(request, pk, MANAGE)
+    director_alerts.mark_seen(request.path, request.user)  # the disputes it shows are seen now
     tables = table_entry.control_room(rnd)
     clock = clocks.clock_of(rnd)
     clocks.mark_late(tables, clock)
@@ -189,6 +191,7 @@ def table_page(request, code):
             "clock": clock,
             "current": table_entry.is_current(rnd),
             "post_url": reverse("ulti_table", args=[found.code]),
+            "next_deal": min(len(state.deals) + 1, state.required),
             "data": data,
         },
     )
@@ -196,10 +199,13 @@ def table_page(request, code):
 
 def _post(request, code):
     data = request.POST
-    try:
-        record = json.loads(data.get("record") or "{}")
-    except ValueError:
-        record = None
+    if data.get("record") is None and data.get("bid") is not None:  # the plain form (no JavaScript)
+        record = plain_record(data.get("declarer"), data.get("bid"), data.get("outcome"))
+    else:
+        try:
+            record = json.loads(data.get("record") or "{}")
+        except ValueError:
+            record = None
     try:
         answer = table_entry.send(
             code,
