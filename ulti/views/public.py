@@ -48,6 +48,9 @@ def event_page(request, pk):
     event = event_or_deny(request, pk)
     context = _header(request, event)
     context["stages"] = pages.stages(event, with_drafts=context["can_manage"])
+    context["live_ids"] = live.live_ids(
+        [row["round"] for s in context["stages"] for g in s["groups"] for row in g["rounds"]]
+    )
     if context["can_manage"]:
         context["settings"] = loading.settings_of(event)
         context["entries"] = event.active_entries().filter(no_show=False).count()

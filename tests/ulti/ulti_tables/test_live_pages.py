@@ -160,3 +160,16 @@ def test_a_non_public_events_live_standings_stay_hidden(clients, rnd, codes):
     cache.clear()
     for role in ("anonymous", "player", "other_director"):
         assert get(clients[role], "ulti_live_standings", event.pk).status_code in (302, 403, 404), role
+
+
+def test_the_event_page_marks_the_live_round_as_soon_as_its_codes_exist(clients, rnd, director):
+    """The event page is cached for anonymous visitors: the first table code bumps it."""
+    from ulti.services import table_entry
+
+    anonymous = clients["anonymous"]
+    url = reverse("ulti_event", args=[rnd.event.pk])
+    assert "live-round" not in anonymous.get(url).content.decode()
+    assert anonymous.get(url)["X-Page-Cache"] == "hit"
+    table_entry.create_codes(rnd, director)
+    after = anonymous.get(url)
+    assert after["X-Page-Cache"] != "hit" and "live-round" in after.content.decode()
