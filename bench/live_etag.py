@@ -1,7 +1,7 @@
 """Benchmark: what a poll of a live page costs (issue #18), in one process on a scratch PostgreSQL database.
 
 A 24-pair Mitchell session (12 tables) whose first round the tables entered and confirmed through the table
-entry service; then the live standings fragment is asked for, each way `bridge/static/bridge/live.js` and
+entry service; then the live standings fragment is asked for, each way `static/js/live.js` and
 its visitors ask for it, and the medians and 95th percentiles are printed (wall and CPU milliseconds, and the
 database queries of one request):
 

@@ -109,6 +109,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "federation.context_processors.portal",
+                "tournaments.context_processors.alerts",
             ],
         },
     },

@@ -37,6 +37,16 @@ class UltiConfig(AppConfig):
 
         bump_event_on("ulti.Round", round_event_id)
 
+        # A round's first table code makes its public pages live (services.live).
+        def code_event_id(code):
+            return (
+                Stage.objects.filter(groups__rounds__tables__id=code.table_id)
+                .values_list("event_id", flat=True)
+                .first()
+            )
+
+        bump_event_on("ulti.TableCode", code_event_id)
+
         # The announcement form offers the engine's rule sets (tournaments knows no game app).
         from tournaments.rule_sets import register_rule_sets
 

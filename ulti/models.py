@@ -165,6 +165,12 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     published_at = models.DateTimeField(null=True, blank=True)
+    # A round played with table codes is "live, provisional" on the public pages until the director
+    # publishes its results (issue #18; ulti.services.live).
+    results_published_at = models.DateTimeField(_("results published at"), null=True, blank=True)
+    results_published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["group", "number"]
@@ -461,6 +467,7 @@ class TableEntry(AppendOnly):
         DEAL = "deal", _("deal entered")
         CONFIRM = "confirm", _("confirmed")
         DISPUTE = "dispute", _("disputed")
+        DIRECTOR = "director", _("the director's correction")
 
     code = models.ForeignKey(TableCode, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(_("entry"), max_length=8, choices=Kind.choices)

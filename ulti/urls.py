@@ -1,11 +1,12 @@
 from django.urls import path
 
-from .views import director, exports, public, sheets, tables
+from .views import director, exports, live, public, sheets, tables
 
 urlpatterns = [
     path("", public.index, name="ulti_index"),
     path("events/<int:pk>/", public.event_page, name="ulti_event"),
     path("events/<int:pk>/standings/", public.standings, name="ulti_standings"),
+    path("events/<int:pk>/standings/live/", live.standings_fragment, name="ulti_live_standings"),
     path("events/<int:pk>/standings.pdf", exports.standings_pdf, name="ulti_standings_pdf"),
     path(
         "events/<int:pk>/standings.csv", exports.standings_export, {"fmt": "csv"}, name="ulti_standings_csv"
@@ -36,6 +37,8 @@ urlpatterns = [
     path("groups/<int:pk>/draw/", director.generate, name="ulti_generate"),
     path("groups/<int:pk>/schedule/", director.schedule, name="ulti_schedule"),
     path("rounds/<int:pk>/", public.round_page, name="ulti_round"),
+    path("rounds/<int:pk>/live/", live.round_fragment, name="ulti_live_round"),
+    path("rounds/<int:pk>/results-publish/", tables.publish_results, name="ulti_publish_results"),
     path("rounds/<int:pk>/results.csv", exports.round_csv, name="ulti_round_csv"),
     path("rounds/<int:pk>/results.pdf", exports.round_pdf, name="ulti_round_pdf"),
     path("rounds/<int:pk>/publish/", director.publish, name="ulti_publish"),
@@ -49,6 +52,7 @@ urlpatterns = [
     path("rounds/<int:pk>/clock/", tables.start_round_clock, name="ulti_round_clock"),
     path("table/", tables.table_start, name="ulti_table_start"),
     path("table/<str:code>/", tables.table_page, name="ulti_table"),
+    path("tables/<int:pk>/correct/", tables.correct_table, name="ulti_correct_table"),
     path("tables/<int:pk>/sheet/", sheets.sheet_form, name="ulti_sheet"),
     path("tables/<int:pk>/sheet/confirm/", sheets.sheet_confirm, name="ulti_sheet_confirm"),
     path("tables/<int:pk>/sheet/preview/", sheets.sheet_preview, name="ulti_sheet_preview"),

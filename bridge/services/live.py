@@ -5,13 +5,11 @@ has not published it yet: its standings and frequency sheets are public then, ma
 and a frequency sheet shows a board only once every table has played it (a player must not read a board
 he has yet to play). Publishing ends the mark, mails the players and opens the VSz 12 correction window.
 
-The pages poll a fragment with If-None-Match; its ETag (`etag`) is computed from what changes the page:
-the event's "computed from version N" stamp (`RecomputeState`), the session's publication and the page
-cache's generation of the event (bumped after every recompute's commit), so an unchanged page costs one
-indexed row read and one cache read, answered 304.
+The pages poll a fragment with If-None-Match; its ETag (`etag`) is `results.live.etag` (the event's
+recompute stamp and the page cache's generation of the event) with the session's publication, so an
+unchanged page costs one indexed row read and one cache read, answered 304.
 """
 
-import hashlib
 from collections import Counter
 
 from django.db import transaction
@@ -20,8 +18,7 @@ from django.utils.translation import gettext as _
 
 from federation.models import MailPreference
 from federation.services.notifications import absolute_url, address_of, notify
-from results.models import RecomputeState
-from results.page_cache import event_scope, generation
+from results import live as shared_live
 
 from ..models import BoardScore, PairEvent, PairSession, SessionPair, TableCode
 from . import SCOPE, corrections, pages, setup
@@ -41,22 +38,13 @@ def live_of(sessions) -> set[int]:
 
 
 def etag(session_id: int, *parts: str) -> str | None:
-    """The fragment's ETag: None when there is no such session."""
+    """The fragment's ETag (`results.live.etag` with the session's publication): None when there is no such
+    session."""
     found = PairSession.objects.filter(pk=session_id).values_list("event_id", "published_at").first()
     if found is None:
         return None
     event_id, published_at = found
-    stamp = (
-        RecomputeState.objects.filter(event_id=event_id, scope=SCOPE)
-        .values_list("computed_version", "latest_version", "error")
-        .first()
-    )
-    try:
-        token = generation(event_scope(event_id))
-    except Exception:  # a cache that does not answer: the stamp alone (the pages are not cached then)
-        token = ""
-    text = "|".join([str(stamp), str(published_at), token, *(str(p) for p in parts)])
-    return '"' + hashlib.sha1(text.encode()).hexdigest()[:20] + '"'
+    return shared_live.etag(event_id, SCOPE, published_at, *parts)
 
 
 # --- which boards every table has played ----------------------------------------------------------------

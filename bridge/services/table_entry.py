@@ -26,6 +26,7 @@ from bridge.engine.csv_upload import Problem, result_of
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability
 from tournaments.engine import clock as shared_clock
 from tournaments.engine import table_codes
+from tournaments.services import director_alerts
 
 from ..models import PairSession, RoundCall, RoundClock, SessionPair, TableCode, TableEntry
 from . import decisions, uploads, versions
@@ -321,7 +322,25 @@ def send(
             problem=problem[:500],
             **fields,
         )
+        if kind == Kind.DISPUTE:
+            _alert(code, entry)
         return Answer(entry)
+
+
+def _alert(code: TableCode, entry: TableEntry) -> None:
+    """The event's directors hear of the dispute beyond the control room: mailed once per dispute."""
+    session = code.session
+    director_alerts.raise_alert(
+        session.event,
+        key=f"bridge-dispute:{entry.pk}",
+        game="bridge",
+        table=code.table,
+        round=entry.round,
+        board=entry.board,
+        note=entry.note,
+        url_name="bridge_control_room",
+        url_args=[session.pk],
+    )
 
 
 def _labels(now: TableRound) -> tuple[str, str]:

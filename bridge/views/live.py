@@ -1,30 +1,26 @@
 """Live public pages (issue #18): the session standings and frequency sheets as fragments the pages poll.
 
-`static/bridge/live.js` asks for the fragment with If-None-Match every few seconds. The answer is 304
-when the ETag (`services.live.etag`: the event's recompute stamp, the session's publication and the page
-cache's generation of the event) has not moved; that check runs before the permission check, and is
-safe: an ETag is only ever handed out with a page its client could see, and whatever changes who may see
-a session (the event's or the session's save) bumps the event's generation and so the ETag. Otherwise the
-fragment is served through the page cache (anonymous visitors share one rendering per generation).
+`static/js/live.js` asks for the fragment with If-None-Match every few seconds; `results.live.polled`
+answers 304 while the ETag (`services.live.etag`: the event's recompute stamp, the session's publication
+and the page cache's generation of the event) has not moved, before the permission check (safe: whatever
+changes who may see a session bumps the event's generation and so the ETag). Otherwise the fragment is
+served through the page cache (anonymous visitors share one rendering per generation).
 """
 
-from django.conf import settings
 from django.db.models import Q
-from django.http import HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from config.query import column_range, query_int
-from results.page_cache import HEADER, cache_public_page
+from results import live as shared_live
+from results.page_cache import cache_public_page
 
 from ..models import BoardResult, SessionPair
 from ..services import cards, corrections, live, pages
 from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
 
 LIVE = "bridge.view_live_results"
-POLL_SECONDS = 5
 
 
 def live_session_or_deny(request, pk):
@@ -53,7 +49,7 @@ def _live_facts(request, session, kind: str, *parts) -> dict:
         "live_url": reverse(f"bridge_live_{kind}", args=[session.pk]),
         # Only a live page polls (a published one is not asked for again: no tag to carry).
         "live_etag": live.etag(session.pk, kind, *parts) if is_live else "",
-        "live_seconds": getattr(settings, "BRIDGE_LIVE_POLL_SECONDS", POLL_SECONDS),
+        "live_seconds": shared_live.poll_seconds(),
     }
 
 
@@ -107,24 +103,7 @@ def _frequencies_fragment(request, pk):
 
 
 def _polled(request, pk, kind, fragment, *parts):
-    tag = live.etag(pk, kind, *parts)
-    if tag is not None and tag in request.headers.get("If-None-Match", ""):
-        response = render_not_modified(tag)
-    else:
-        response = fragment(request, pk=pk)
-        # A copy served while another request renders the new one may be older than the tag: no tag then,
-        # so the next poll asks again.
-        if tag is not None and response.status_code == 200 and response.get(HEADER) != "stale":
-            response["ETag"] = tag
-    response["Cache-Control"] = "no-cache"
-    patch_vary_headers(response, ("Cookie", "Accept-Language"))
-    return response
-
-
-def render_not_modified(tag):
-    response = HttpResponseNotModified()
-    response["ETag"] = tag
-    return response
+    return shared_live.polled(request, live.etag(pk, kind, *parts), lambda: fragment(request, pk=pk))
 
 
 @require_GET

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from config.query import query_int
 from tournaments import table_guard
+from tournaments.services import director_alerts
 
 from ..engine import round_clock
 from ..models import TableEntry
@@ -48,6 +49,7 @@ def table_codes(request, pk):
 def control_room(request, pk):
     """Per table: which boards are entered, confirmed, disputed; the boards waiting for the director."""
     session = session_or_deny(request, pk, MANAGE)
+    director_alerts.mark_seen(request.path, request.user)  # the disputes it shows are seen now
     tables, waiting = table_entry.control_room(session)
     clock = table_entry.clock_of(session)
     table_entry.mark_late(tables, clock)

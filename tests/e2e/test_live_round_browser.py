@@ -133,7 +133,7 @@ def test_a_howell_round_on_three_phones_with_a_late_offline_table(live_server, h
     from bridge.models import RoundClock, TableEntry
     from bridge.services import table_entry
 
-    settings.BRIDGE_LIVE_POLL_SECONDS = 1
+    settings.LIVE_POLL_SECONDS = 1
     session, director, codes = howell
     boards = {t: [b.board for b in table_entry.current_round(c).boards] for t, c in codes.items()}
 

@@ -226,3 +226,39 @@ def test_an_ulti_round_of_two_tables_on_phones(phone, live_server, played):
     for number in (1, 2):
         assert phone.find_element(By.ID, f"table-{number}").get_attribute("data-status") == "confirmed"
     assert not phone.find_elements(By.CSS_SELECTOR, ".table-late")
+
+
+def test_the_live_standings_change_without_reload_at_390px(phone, live_server, played, settings):
+    """The public standings of a round played with table codes, anonymous at 390 px: live and provisional,
+    the table's standings appear by themselves when a table confirms (no reload), and the mark ends when the
+    director publishes the results."""
+    from selenium.webdriver.common.by import By
+
+    from tests.ulti.ulti_tables.conftest import confirm_all, fill
+    from ulti.services import live, table_entry
+
+    settings.LIVE_POLL_SECONDS = 1
+    rnd, director = played
+    codes = {c.table.number: c for c in table_entry.create_codes(rnd, director)}
+    phone.get(live_server.url + reverse("ulti_standings", args=[rnd.event.pk]))
+    assert "élő, nem végleges" in phone.find_element(By.ID, "live-status").text
+    assert not phone.find_elements(By.CSS_SELECTOR, "#live table.table-standings")
+    phone.execute_script("window.notReloaded = 42;")
+    width = "return [document.documentElement.scrollWidth, window.innerWidth];"
+    assert phone.execute_script(width) == [WIDTH, WIDTH]
+
+    fill(codes[1])
+    confirm_all(codes[1])  # the version and its recompute (eager, after the commit)
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#live table.table-standings tbody tr"))
+    assert phone.execute_script("return window.notReloaded") == 42
+    assert "élő, nem végleges" in phone.find_element(By.ID, "live-status").text
+    assert phone.execute_script(width) == [WIDTH, WIDTH]
+    (ROOT / "var").mkdir(exist_ok=True)
+    phone.save_screenshot(str(ROOT / "var" / "ulti-live-standings.png"))
+
+    fill(codes[2])
+    confirm_all(codes[2])
+    live.publish_results(rnd, director)
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#live [data-live-final]"))
+    assert "élő, nem végleges" not in phone.find_element(By.ID, "live").text
+    assert phone.execute_script("return window.notReloaded") == 42

@@ -3,6 +3,7 @@
 One module per kind of record; everything is re-exported here so `from tournaments.models import X` keeps working.
 """
 
+from .alerts import DirectorAlert
 from .entries import Entry, EntryChange, EntryMember, Payment
 from .events import Division, Event, EventChange, RegionNotice, Session, public_events_q
 
@@ -17,4 +18,5 @@ __all__ = [
     "EntryMember",
     "Payment",
     "EntryChange",
+    "DirectorAlert",
 ]

@@ -43,6 +43,17 @@ def dealer_of(number: int, keys: list[str]) -> str:
     return keys[(number - 1) % len(keys)]
 
 
+def plain_record(declarer, bid, outcome) -> dict:
+    """The deal as the picker's plain form sends it (a page without JavaScript): the declarer, the bid and
+    one outcome for every part of the bid; `clean` checks it like any other."""
+    bid = str(bid or "")
+    return {
+        "declarer": str(declarer or ""),
+        "bid": bid,
+        "results": {slot: str(outcome or "won") for slot in slots_of(bid)},
+    }
+
+
 def clean(raw, keys: list[str], number: int, silent_games=tuple(SILENT_GAMES)) -> dict:
     """The sheet record of deal ``number`` from the phone's ``raw`` mapping; DealError when it is not one."""
     if not isinstance(raw, dict):

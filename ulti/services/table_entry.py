@@ -21,6 +21,7 @@ and the control room shows it.
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -28,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from results.upload_decisions import DecisionsPending
 from tournaments.engine import table_codes
+from tournaments.services import director_alerts
 from ulti.engine import sheet
 from ulti.engine import table_entry as deals
 
@@ -306,6 +308,7 @@ def send(
             upload, problem = _write_version(code, state)
         if kind == Kind.DISPUTE:
             _hand_to_the_director(code, state)
+            _alert(code, head, note)
         entry = TableEntry.objects.create(
             code=code,
             kind=kind,
@@ -360,6 +363,22 @@ def _hand_to_the_director(code: TableCode, state: TableState) -> None:
     )
 
 
+def _alert(code: TableCode, head: TableEntry, note) -> None:
+    """The event's directors hear of the dispute beyond the control room: mailed once per table and sheet
+    (a second player disputing the same sheet adds no alert)."""
+    rnd = code.table.round
+    director_alerts.raise_alert(
+        rnd.event,
+        key=f"ulti-dispute:{code.pk}:{head.pk}",
+        game="ulti",
+        table=code.table.number,
+        round=rnd.number,
+        note=note,
+        url_name="ulti_control_room",
+        url_args=[rnd.pk],
+    )
+
+
 def _write_version(code: TableCode, state: TableState):
     """The confirmed sheet as the round's next version (the one seam); (upload, "") or (None, why not)."""
     rows = [(n, state.deals[n].record) for n in sorted(state.deals)]
@@ -385,6 +404,13 @@ class TableProgress:
     state: TableState | None  # None: the table has no code
     filed: bool = False  # the round's latest version has this table's result (its phones', a file, a sheet)
     late: bool = False
+    seats: list[SeatInfo] = field(default_factory=list)
+    forints: dict[int, int] = field(default_factory=dict)  # participant id -> the latest version's result
+
+    @property
+    def correction_rows(self) -> list[tuple[SeatInfo, int | None]]:
+        """Each seat with its result in the round's latest version (the director's correction form)."""
+        return [(seat, self.forints.get(seat.pk)) for seat in self.seats]
 
     @property
     def finished(self) -> bool:
@@ -394,11 +420,69 @@ class TableProgress:
 def control_room(rnd: Round) -> list[TableProgress]:
     codes = {c.table_id: c for c in codes_of(rnd)}
     latest = loading.latest_uploads([rnd]).get(rnd.pk)
-    filed = set(latest.lines.values_list("table_id", flat=True)) if latest else set()
+    results = loading.results_of([latest]) if latest else {}
     out = []
     for table in rnd.tables.order_by("number"):
         code = codes.get(table.pk)
         if code is not None:
             code.table = table
-        out.append(TableProgress(table, state_of(code) if code else None, filed=table.pk in filed))
+        state = state_of(code) if code else None
+        out.append(
+            TableProgress(
+                table,
+                state,
+                filed=table.pk in results,
+                seats=state.seats if state else seats_of(table),
+                forints=results.get(table.pk, {}),
+            )
+        )
     return out
+
+
+# --- the director's correction --------------------------------------------------------------------------
+
+
+def correct(table, user, *, forints: dict, reason: str):
+    """The director's own correction of a table's round result from the control room: the round's next
+    version through the one upload seam (`uploads.receive`, source "correction"), its note naming the
+    table, the director and his reason; when the table has a code, a `TableEntry` of kind "director"
+    records it beside the phones' entries (who, when, why, the version), and the phones then see the
+    table's result as the director's. UltiError: no reason, a player missing or not a number, a result the
+    round refuses (nothing written); DecisionsPending: a decision in force on the table (use the sheet)."""
+    reason = str(reason or "").strip()
+    if not reason:
+        raise EntryRefused(_("Say why the result is corrected."))
+    seats = seats_of(table)
+    values = {}
+    for seat in seats:
+        value = forints.get(seat.pk, forints.get(str(seat.pk)))
+        if value in (None, ""):
+            raise EntryRefused(_("Give %(name)s's forint result.") % {"name": seat.name})
+        values[seat.pk] = _int(value, seat.name)
+    name = user.get_full_name() or user.get_username()
+    note = _("director's correction, table %(table)s, by %(name)s: %(reason)s") % {
+        "table": table.number,
+        "name": name,
+        "reason": reason,
+    }
+    with transaction.atomic():
+        upload = uploads.receive(
+            table.round,
+            uploads.Format.TABLE,
+            {"table": table, "forints": values},
+            user=user,
+            note=note[:500],
+            source=uploads.Source.CORRECTION,
+        )
+        code = TableCode.objects.filter(table=table).first()
+        if code is not None:
+            TableEntry.objects.create(
+                code=code,
+                kind=Kind.DIRECTOR,
+                key=f"director-{secrets.token_hex(12)}",
+                forints={str(k): v for k, v in values.items()},
+                based_on=state_of(code).head,
+                note=reason[:300],
+                upload=upload,
+            )
+    return upload

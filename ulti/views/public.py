@@ -3,17 +3,20 @@
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import urlencode
 
 from config.query import query_int
 from federation.models import Person
 from rankings.services import earned as earned_masterpoints
+from results import live as shared_live
 from results.page_cache import by_event, cache_public_page
 from tournaments.models import Event, public_events_q
 
 from ..engine import sheet as sheet_mod
 from ..engine.sheet import BIDS
 from ..models import Participant, Stage
-from ..services import loading, pages, sheets
+from ..services import live, loading, pages, sheets
 from ..services.decisions import carried_by
 from .common import MANAGE, event_or_deny, round_or_deny, table_or_deny
 from .notes import describe, summarise
@@ -45,6 +48,9 @@ def event_page(request, pk):
     event = event_or_deny(request, pk)
     context = _header(request, event)
     context["stages"] = pages.stages(event, with_drafts=context["can_manage"])
+    context["live_ids"] = live.live_ids(
+        [row["round"] for s in context["stages"] for g in s["groups"] for row in g["rounds"]]
+    )
     if context["can_manage"]:
         context["settings"] = loading.settings_of(event)
         context["entries"] = event.active_entries().filter(no_show=False).count()
@@ -57,15 +63,29 @@ def _pick(stages, request):
     return chosen or (stages[-1] if stages else None)
 
 
-@cache_public_page(by_event, params=("stage", "group", "after", "player"))
+STANDINGS_PARAMS = ("stage", "group", "after", "player")
+
+
+@cache_public_page(by_event, params=STANDINGS_PARAMS)
 def standings(request, pk):
     event = event_or_deny(request, pk)
+    context = standings_context(request, event)
+    return render(request, "ulti/standings.html", context)
+
+
+def standings_params(request) -> tuple[str, ...]:
+    """The standings page's own query parameters, as given (the live fragment asks with the same)."""
+    return tuple(request.GET.get(name, "") for name in STANDINGS_PARAMS)
+
+
+def standings_context(request, event) -> dict:
     context = _header(request, event)
     all_stages = list(Stage.objects.filter(event=event).prefetch_related("groups").order_by("number"))
     stage = _pick(all_stages, request)
     context.update(stages=all_stages, stage=stage)
     if stage is None:
-        return render(request, "ulti/standings.html", context)
+        return context
+    context.update(_live_standings(request, event, stage))
     groups = list(stage.groups.all())
     group = next((g for g in groups if g.name and g.name == request.GET.get("group")), None)
     rounds = pages.after_rounds(stage)
@@ -73,7 +93,7 @@ def standings(request, pk):
     after = after if after in rounds else (rounds[-1] if rounds else None)
     rows = pages.standings(stage, group if len(groups) > 1 else None, after) if after else []
     highlight = query_int(request.GET, "player")
-    final = stage == all_stages[-1] and rounds and after == rounds[-1]
+    final = stage == all_stages[-1] and rounds and after == rounds[-1] and not context["live"]
     earned = earned_masterpoints.masterpoints_of(event) if rows and final else {}
     for row in rows if earned else []:
         row.masterpoints = earned_masterpoints.shares(earned, (row.participant.person_id,))
@@ -89,7 +109,23 @@ def standings(request, pk):
         teams=pages.team_standings(stage, after) if after and event.format == Event.Format.ULTI_TEAM else [],
         ruleset=_ruleset(event),
     )
-    return render(request, "ulti/standings.html", context)
+    return context
+
+
+def _live_standings(request, event, stage) -> dict:
+    """What the live mark and the polling script need: a stage with a live round polls its standings."""
+    rounds = live.live_rounds(stage)
+    params = standings_params(request)
+    query = urlencode([(n, v) for n, v in zip(STANDINGS_PARAMS, params, strict=True) if v])
+    return {
+        "live": bool(rounds),
+        "live_rounds": rounds,
+        "published_round": None if rounds else live.last_published(stage),
+        "live_url": reverse("ulti_live_standings", args=[event.pk]) + (f"?{query}" if query else ""),
+        # Only a live page polls: a published one is not asked for again.
+        "live_etag": live.standings_etag(event.pk, "standings", *params) if rounds else "",
+        "live_seconds": shared_live.poll_seconds(),
+    }
 
 
 def _ruleset(event):
@@ -99,21 +135,31 @@ def _ruleset(event):
 
 def round_page(request, pk):
     rnd = round_or_deny(request, pk)
-    event = rnd.event
-    context = _header(request, event)
+    context = round_context(request, rnd)
     siblings = list(rnd.group.rounds.order_by("number"))
     if not context["can_manage"]:
         siblings = [r for r in siblings if r.is_published]
+    context.update(siblings=siblings, notes=_notes(rnd.notes) if context["can_manage"] else [])
+    return render(request, "ulti/round.html", context)
+
+
+def round_context(request, rnd) -> dict:
+    """The round's tables with their results, and the live mark while its tables enter them."""
+    context = _header(request, rnd.event)
+    is_live = live.is_live(rnd)
     context.update(
         round=rnd,
         group=rnd.group,
         stage=rnd.group.stage,
-        siblings=siblings,
-        notes=_notes(rnd.notes) if context["can_manage"] else [],
+        live=is_live,
+        published_round=rnd if rnd.results_published_at else None,
+        live_url=reverse("ulti_live_round", args=[rnd.pk]),
+        live_etag=live.round_etag(rnd.pk, "round") if is_live else "",
+        live_seconds=shared_live.poll_seconds(),
         **pages.round_tables(rnd),
     )
     context["carried"] = list(carried_by(context["latest"])) if context["latest"] else []
-    return render(request, "ulti/round.html", context)
+    return context
 
 
 def _notes(notes):

@@ -18,12 +18,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from results.upload_decisions import DecisionsPending
 from tournaments import table_guard
+from tournaments.services import director_alerts
 
-from ..engine.table_entry import QUICK_BIDS
-from ..services import UltiError, loading, table_entry
+from ..engine.table_entry import QUICK_BIDS, plain_record
+from ..services import UltiError, live, loading, table_entry
 from ..services import round_clock as clocks
-from .common import MANAGE, round_or_deny, show_errors
+from .common import MANAGE, round_or_deny, show_errors, table_or_deny
 from .table_data import bid_choices, entry_data, sheet_data
 
 
@@ -57,6 +59,7 @@ def table_codes(request, pk):
 def control_room(request, pk):
     """Per table: deals entered, who confirmed, disputes; the round clock and the late tables."""
     rnd = round_or_deny(request, pk, MANAGE)
+    director_alerts.mark_seen(request.path, request.user)  # the disputes it shows are seen now
     tables = table_entry.control_room(rnd)
     clock = clocks.clock_of(rnd)
     clocks.mark_late(tables, clock)
@@ -72,6 +75,7 @@ def control_room(request, pk):
             waiting=[t for t in tables if t.state and t.state.status in ("disputed", "pending")],
             minimum=settings_.ruleset.min_round_minutes if settings_ else None,
             rule_name=settings_.ruleset.name if settings_ else "",
+            live=live.is_live(rnd),
         ),
     )
 
@@ -91,6 +95,41 @@ def start_round_clock(request, pk):
             _("The clock of round %(round)s started: %(minutes)s minutes.")
             % {"round": rnd.number, "minutes": clock.minutes},
         )
+    return redirect("ulti_control_room", rnd.pk)
+
+
+@require_POST
+def correct_table(request, pk):
+    """The director corrects a table's round result from the control room (a correction version with his
+    name and reason: `table_entry.correct`)."""
+    table = table_or_deny(request, pk, MANAGE)
+    forints = {
+        seat.pk: request.POST.get(f"forint-{seat.pk}", "").strip() for seat in table_entry.seats_of(table)
+    }
+    try:
+        table_entry.correct(table, request.user, forints=forints, reason=request.POST.get("reason", ""))
+    except DecisionsPending:
+        messages.error(
+            request, _("A decision in force on this table needs the director's word: use the score sheet.")
+        )
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        messages.success(request, _("The result of table %(t)s is corrected.") % {"t": table.number})
+    return redirect("ulti_control_room", table.round_id)
+
+
+@require_POST
+def publish_results(request, pk):
+    """The director publishes a live round's results: the public pages drop the "live, provisional" mark."""
+    rnd = round_or_deny(request, pk, MANAGE)
+    try:
+        _rnd, now = live.publish_results(rnd, request.user)
+    except UltiError as error:
+        show_errors(request, error)
+    else:
+        if now:
+            messages.success(request, _("The results of round %(n)s are published.") % {"n": rnd.number})
     return redirect("ulti_control_room", rnd.pk)
 
 
@@ -152,6 +191,7 @@ def table_page(request, code):
             "clock": clock,
             "current": table_entry.is_current(rnd),
             "post_url": reverse("ulti_table", args=[found.code]),
+            "next_deal": min(len(state.deals) + 1, state.required),
             "data": data,
         },
     )
@@ -159,10 +199,13 @@ def table_page(request, code):
 
 def _post(request, code):
     data = request.POST
-    try:
-        record = json.loads(data.get("record") or "{}")
-    except ValueError:
-        record = None
+    if data.get("record") is None and data.get("bid") is not None:  # the plain form (no JavaScript)
+        record = plain_record(data.get("declarer"), data.get("bid"), data.get("outcome"))
+    else:
+        try:
+            record = json.loads(data.get("record") or "{}")
+        except ValueError:
+            record = None
     try:
         answer = table_entry.send(
             code,

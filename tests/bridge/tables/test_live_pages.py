@@ -61,7 +61,7 @@ def test_a_session_with_table_codes_is_public_and_live_before_it_is_published(cl
     assert page.status_code == 200
     text = page.content.decode()
     assert "élő, nem végleges" in text and 'id="live-status"' in text
-    assert "bridge/live.js" in text and 'data-live-etag="&quot;' in text
+    assert "js/live.js" in text and 'data-live-etag="&quot;' in text
     # The rest stays the director's until publication: hand records, score cards, the exports.
     seat = session.sections.first().pairs.first()
     for name, args in (

@@ -1,7 +1,9 @@
-/* Live public pages (issue #18): the standings or frequency sheets of a session not yet published are asked
-   for again every few seconds with the ETag of the copy shown; the server answers 304 while nothing has
-   changed, and the fragment (the table alone) when it has, which replaces the old one in place. Polling
-   pauses while the page is hidden and stops once the session is published. No dependencies. */
+/* Live public pages (issue #18), both games: the part of a page in #live (a bridge session's standings or
+   frequency sheets, an ulti event's standings or round) whose results the director has not published yet
+   is asked for again every few seconds (data-live-url) with the ETag of the copy shown; the server answers
+   304 while nothing has changed (results.live.polled), and the fragment when it has, which replaces the old
+   one in place. Polling pauses while the page is hidden and stops once the fragment holds a
+   [data-live-final] mark (published). No dependencies. */
 (function () {
   "use strict";
   var box = document.getElementById("live");
