@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Subquery
 
-from bridge.engine.scoring.adjusted import ArtificialScore, Penalty
+from bridge.engine.scoring.adjusted import Penalty
+from bridge.engine.scoring.exclusion import out_by_session
 from bridge.engine.scoring.incremental import LiveSession
-from bridge.engine.scoring.session import Entry, Method
+from bridge.engine.scoring.session import Method
 from bridge.engine.scoring.tiebreak import TieBreak, played_results, relabel
 from results.models import VersionedUpload
 from results.services import recompute
@@ -17,24 +18,20 @@ from ...models import (
     BoardResult,
     BoardScore,
     EventStanding,
-    Exclusion,
     PairEvent,
     PairSession,
     ResultPenalty,
     ResultVersion,
     ScoredBoard,
+    Section,
     SessionPair,
     SessionStanding,
     Withdrawal,
 )
 from .. import SCOPE, bulk, versions
+from ..roster import exclusion_queryset, exclusions_from
 from .common import (
-    ARTIFICIAL,
-    BOARD,
-    EW,
-    GROUP,
-    NS,
-    SCORE,
+    ABSENT,
     ScoringError,
     _read_all,
     _Seat,
@@ -42,7 +39,7 @@ from .common import (
     _table,
     _Version,
 )
-from .event import _recompute, _tell_rankings
+from .event import _engine_input, _excluded_seats, _recompute, _tell_rankings
 from .standings import (
     BOARD_SCORE_FIELDS,
     EVENT_STANDING_FIELDS,
@@ -72,6 +69,7 @@ class _Live:
     engine: LiveSession
     sources: dict[int, list[tuple]]
     event: "_EventReads | None" = None
+    out: dict | None = None  # the VSz 23 exclusions the engine's entries reflect (_EventReads.out)
 
 
 @dataclass
@@ -89,6 +87,10 @@ class _EventReads:
     # wrote them: the next rescore writes only the rows that differ (None: not known, all are written)
     session_rows: dict | None = None
     event_rows: dict | None = None
+    # VSz 23: the session's excluded session pairs -> boards whose results leave the standings (None: all),
+    # and the session as `_engine_input` needs it to seat their opponents' absent sides (its plans)
+    out: dict | None = None
+    item: _Session | None = None
 
 
 def recompute_boards(event_id: int, session_id: int, boards) -> dict:
@@ -117,27 +119,15 @@ def _options(settings: PairEvent) -> tuple:
     return (settings.method, settings.scale, settings.rounding, settings.tie_break)
 
 
-def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
-    out: dict[int, list[Entry]] = defaultdict(list)
-    for row in rows:
-        artificial = row[ARTIFICIAL]
-        award = None
-        if artificial:
-            award = awards.get(artificial)
-            if award is None:
-                award = awards[artificial] = ArtificialScore.parse(artificial)
-        out[row[BOARD]].append(Entry(str(row[NS]), str(row[EW]), row[SCORE], award, row[GROUP]))
-    return out
-
-
 def _event_reads(event_id, session_id, settings, computed_version) -> _EventReads | None:
-    """The rest of the event, read (two round trips); None when the whole event must be recomputed (a
-    withdrawal or an exclusion; an announced tie-break or a substitute in another session with results)."""
+    """The rest of the event, read (two round trips, three with an exclusion); None when the whole event
+    must be recomputed (a withdrawal; an announced tie-break or a substitute in another session with results;
+    a substitute beside an exclusion: his rights count the results the exclusion took out)."""
     sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
-    withdrawn, excluded, others, pair_rows, substitution_rows, seat_rows = _read_all(
+    withdrawn, exclusion_rows, others, pair_rows, substitution_rows, seat_rows = _read_all(
         [
             Withdrawal.objects.filter(pair__event_id=event_id).values_list("pk")[:1],
-            Exclusion.objects.filter(pair__event_id=event_id).values_list("pk")[:1],  # VSz 23: full recompute
+            exclusion_queryset(event_id),
             SessionStanding.objects.filter(session__event_id=event_id)
             .exclude(session_id=session_id)
             .values_list(*SESSION_STANDING_FIELDS),
@@ -147,7 +137,7 @@ def _event_reads(event_id, session_id, settings, computed_version) -> _EventRead
             ),
         ]
     )
-    if withdrawn or excluded:
+    if withdrawn or session_id not in sessions:
         return None
     people = _people(event_id, [pair_rows, substitution_rows])
     if others and (
@@ -155,7 +145,19 @@ def _event_reads(event_id, session_id, settings, computed_version) -> _EventRead
     ):
         return None
     seats = {pk: _Seat(*rest) for pk, *rest in seat_rows}
-    return _EventReads(computed_version, sessions, others, seats, people)
+    reads = _EventReads(computed_version, sessions, others, seats, people)
+    session = sessions[session_id]
+    excluded = out_by_session(exclusions_from(exclusion_rows), [session.number]).get(session.number)
+    if excluded:
+        if people.substitutions:
+            return None
+        item = _Session(session, None, [], [], {})
+        for section in Section.objects.filter(session_id=session_id):
+            item.plans[section.pk] = section.plan()
+        item.scheduled = {pid: 0 for pid, seat in seats.items() if seat.section_id in item.plans}
+        reads.out = _excluded_seats(item, seats, excluded)
+        reads.item = item
+    return reads
 
 
 def _rescore_boards(
@@ -223,7 +225,10 @@ def _rescore_boards(
     sessions, others, seats = reads.sessions, reads.others, reads.seats
     if session_id not in sessions:
         return None
-    awards: dict = {}
+    out = reads.out or {}
+    if live is not None and (live.out or {}) != out:
+        live = None
+    item = reads.item or _Session(sessions[session_id], None, [], [], {})
     if live is None:  # this worker has not scored the session yet: the version before, once
         base_rows, base_penalties = _read_all(
             [
@@ -235,10 +240,7 @@ def _rescore_boards(
                 .values_list(*versions.PENALTY_FIELDS),
             ]
         )
-        sources: dict[int, list[tuple]] = defaultdict(list)
-        for row in base_rows:
-            sources[row[BOARD]].append(row)
-        entries = _entries(base_rows, awards)
+        entries, sources, _absent = _engine_input(item, base_rows, seats, out)
         try:
             engine = LiveSession(
                 entries,
@@ -250,8 +252,8 @@ def _rescore_boards(
             )
         except ValueError:
             return None  # the stored rows cannot be those of that version: the whole event, then
-        live = _Live(base_id, options, engine, dict(sources))
-    changed = _entries(rows, awards)
+        live = _Live(base_id, options, engine, dict(sources), out=out)
+    changed, changed_sources, _absent = _engine_input(item, rows, seats, out, only=boards)
     proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
     given = _penalties(penalty_rows, proposed, settings)
     try:
@@ -259,17 +261,24 @@ def _rescore_boards(
     except ValueError as error:
         raise ScoringError(f"{sessions[session_id]}: {error}")
     for board in boards:
-        live.sources.pop(board, None)
-    for row in rows:
-        live.sources.setdefault(row[BOARD], []).append(row)
+        before = live.sources.pop(board, None)
+        if changed_sources.get(board):
+            live.sources[board] = changed_sources[board]
+        if before != live.sources.get(board):  # a contract, a lead: the engine's input alike, its rows not
+            rescored.add(board)
     live.version_id = version.pk
     _LIVE[session_id] = live
     while len(_LIVE) > _LIVE_SESSIONS:
         _LIVE.popitem(last=False)
 
     score = live.engine.score()
+    # the opponents' absent sides of an exclusion's meetings are scored, never ranked (event._score)
+    absent = set()
+    if out:
+        for entries in live.engine.entries.values():
+            absent.update(key for e in entries for key in (e.ns, e.ew) if key.startswith(ABSENT))
     item = _Session(sessions[session_id], version, [], [], {})
-    session_rows = _session_standings(item, score, settings, set())
+    session_rows = _session_standings(item, score, settings, absent)
     session_totals: dict[int, list] = defaultdict(list)
     for standing in session_rows:
         session_totals[seats[standing.pair_id].pair_id].append((item, standing))
@@ -311,8 +320,15 @@ def _rescore_boards(
     event_changed = _differing(reads.event_rows, event_now)
     reads.session_rows, reads.event_rows = session_now, event_now
     board_rows = _board_scores(item, score, live.sources, rescored)
-    digests = _board_digests(
-        _scoring_options(settings), given, {board: live.sources.get(board, []) for board in sorted(rescored)}
+    # a session with an exclusion keeps no digests (event._score: it is always rewritten whole)
+    digests = (
+        {}
+        if out
+        else _board_digests(
+            _scoring_options(settings),
+            given,
+            {board: live.sources.get(board, []) for board in sorted(rescored)},
+        )
     )
     marks = ", ".join(["%s"] * len(rescored)) or "NULL"
     bulk.write_all(

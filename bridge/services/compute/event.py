@@ -393,19 +393,18 @@ def _excluded_meetings(item: _Session, seats, out, kept) -> list[tuple[int, int,
     return found
 
 
-def _score(
-    item: _Session, settings: PairEvent, seats, deleted, withdrawals, excluded=None
-) -> tuple[SessionScore, dict, set[str]]:
-    """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
-    left_out = deleted.get(item.session.pk, set())
-    number = item.session.number
-    withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
-    withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
-    out = _excluded_seats(item, seats, excluded) if excluded else {}
+def _engine_input(
+    item: _Session, rows, seats, out, left_out=frozenset(), withdrawn_seats=frozenset(), only=None, keys=None
+) -> tuple[dict, dict, set[str]]:
+    """The engine's entries and their source rows per board from the version's `rows` (of the boards `only`,
+    all when None): the results of withdrawn (`left_out`) and excluded (`out`, VSz 23) pairs taken out, an
+    absent side with average-plus for each opponent of a meeting they left; and the absent sides' keys.
+    `keys`: session pair id -> its engine key (its str), kept by a caller that calls again."""
     boards: dict[int, list[Entry]] = defaultdict(list)
     sources: dict[int, list[tuple]] = defaultdict(list)
     awards: dict[str, ArtificialScore] = {}
-    for row in item.rows:
+    keys = {} if keys is None else keys
+    for row in rows:
         ns, ew = row[NS], row[EW]
         if left_out and (ns in left_out or ew in left_out):
             continue
@@ -418,7 +417,13 @@ def _score(
             if award is None:
                 award = awards[artificial] = ArtificialScore.parse(artificial)
         board = row[BOARD]
-        boards[board].append(Entry(str(ns), str(ew), row[SCORE], award, row[GROUP]))
+        ns_key = keys.get(ns)
+        if ns_key is None:
+            ns_key = keys[ns] = str(ns)
+        ew_key = keys.get(ew)
+        if ew_key is None:
+            ew_key = keys[ew] = str(ew)
+        boards[board].append(Entry(ns_key, ew_key, row[SCORE], award, row[GROUP]))
         sources[board].append(row)
     absent = set()
     meetings = _absent_opponents(item, seats, withdrawn_seats)
@@ -428,6 +433,8 @@ def _score(
         }
         meetings += _excluded_meetings(item, seats, out, kept)
     for board, table, side, opponent in meetings:
+        if only is not None and board not in only:
+            continue
         ghost = f"{ABSENT}{board}-{table}"
         absent.add(ghost)
         ns, ew = (str(opponent), ghost) if side == "NS" else (ghost, str(opponent))
@@ -448,6 +455,19 @@ def _score(
                 None,
             )
         )
+    return boards, sources, absent
+
+
+def _score(
+    item: _Session, settings: PairEvent, seats, deleted, withdrawals, excluded=None
+) -> tuple[SessionScore, dict, set[str]]:
+    """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
+    left_out = deleted.get(item.session.pk, set())
+    number = item.session.number
+    withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
+    withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
+    out = _excluded_seats(item, seats, excluded) if excluded else {}
+    boards, sources, absent = _engine_input(item, item.rows, seats, out, left_out, withdrawn_seats)
     # A penalty of a pair whose results were left out has nothing left to be taken from.
     penalties = []
     if item.penalties:
