@@ -1,8 +1,7 @@
 """One board at a time: a session's changed boards rescored by the incremental engine
 (bridge.engine.scoring.incremental) and the standings rewritten, falling back to the whole event."""
 
-from collections import OrderedDict, defaultdict
-from dataclasses import dataclass
+from collections import defaultdict
 
 from django.db.models import Exists, OuterRef, Subquery
 
@@ -31,8 +30,12 @@ from ...models import (
 from .. import SCOPE, bulk, versions
 from ..roster import exclusion_queryset, exclusions_from
 from .common import (
+    _LIVE,
+    _LIVE_SESSIONS,
     ABSENT,
     ScoringError,
+    _EventReads,
+    _Live,
     _read_all,
     _Seat,
     _Session,
@@ -48,49 +51,12 @@ from .standings import (
     _board_digests,
     _board_scores,
     _event_standings,
-    _People,
     _people,
     _people_queries,
     _scoring_options,
     _session_standings,
     _Standing,
 )
-
-_LIVE: "OrderedDict[int, _Live]" = OrderedDict()  # session id -> its engine state, most recent last
-_LIVE_SESSIONS = 64  # sessions a worker keeps scored in memory
-
-
-@dataclass
-class _Live:
-    """A session's incremental engine state for one (immutable) version, and the source row of each entry."""
-
-    version_id: int
-    options: tuple
-    engine: LiveSession
-    sources: dict[int, list[tuple]]
-    event: "_EventReads | None" = None
-    out: dict | None = None  # the VSz 23 exclusions the engine's entries reflect (_EventReads.out)
-
-
-@dataclass
-class _EventReads:
-    """What a one-board rescore reads of the rest of the event, kept with the session's engine state while
-    nothing else happens to the event: valid while the event's stamp is the one this state wrote (any
-    other upload, substitute, withdrawal or recompute moves the stamp first)."""
-
-    computed_version: int
-    sessions: dict[int, PairSession]
-    others: list[tuple]  # the other sessions' SessionStanding rows
-    seats: dict[int, _Seat]
-    people: _People
-    # pair id -> the session's / the event's standings row as stored (without its stamp), once this state
-    # wrote them: the next rescore writes only the rows that differ (None: not known, all are written)
-    session_rows: dict | None = None
-    event_rows: dict | None = None
-    # VSz 23: the session's excluded session pairs -> boards whose results leave the standings (None: all),
-    # and the session as `_engine_input` needs it to seat their opponents' absent sides (its plans)
-    out: dict | None = None
-    item: _Session | None = None
 
 
 def recompute_boards(event_id: int, session_id: int, boards) -> dict:
@@ -241,18 +207,22 @@ def _rescore_boards(
             ]
         )
         entries, sources, _absent = _engine_input(item, base_rows, seats, out)
+        pending = (entries, _penalties(base_penalties, entries, settings))
+        live = _Live(base_id, options, None, dict(sources), out=out, pending=pending)
+    if live.engine is None:  # read above, or given by the full recompute (event._seed_live)
+        entries, given = live.pending
         try:
-            engine = LiveSession(
+            live.engine = LiveSession(
                 entries,
                 method=settings.method,
                 scale=settings.scale,
                 rounding=settings.rounding,
-                penalties=_penalties(base_penalties, entries, settings),
+                penalties=given,
                 tie_break=settings.tie_break,
             )
         except ValueError:
             return None  # the stored rows cannot be those of that version: the whole event, then
-        live = _Live(base_id, options, engine, dict(sources), out=out)
+        live.pending = None
     changed, changed_sources, _absent = _engine_input(item, rows, seats, out, only=boards)
     proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
     given = _penalties(penalty_rows, proposed, settings)

@@ -39,6 +39,8 @@ from ...models import (
 from .. import HAND_RECORDS, SCOPE, bulk, versions
 from ..roster import SessionPlay, exclusion_queryset, exclusions_from, sessions_that_stand
 from .common import (
+    _LIVE,
+    _LIVE_SESSIONS,
     ABSENT,
     ABSENT_AWARD,
     ARTIFICIAL,
@@ -48,6 +50,8 @@ from .common import (
     NS,
     SCORE,
     ScoringError,
+    _EventReads,
+    _Live,
     _read_all,
     _Seat,
     _Session,
@@ -206,6 +210,7 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
         score, sources, absent, digests = _score(
             item, settings, seats, deleted, read.withdrawals, read.excluded.get(item.session.number, {})
         )
+        item.sources = sources
         session_id = item.session.pk
         old = stored.get(session_id)
         if old and digests:
@@ -225,6 +230,7 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
     event_rows = _event_standings(
         event_id, event_version, settings, session_totals, loaded, seats, event_results, read.people
     )
+    _seed_live(read, event_version, standing_rows, event_rows)
     marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
     # A session whose digests matched loses only the boards rewritten; every other one (no version any
     # more, never digested, a withdrawal's, or `force`) all its rows.
@@ -492,10 +498,53 @@ def _score(
     except ValueError as error:
         raise ScoringError(f"{item.session}: {error}")
     sources = {board: sources[board] for board in ordered}
+    item.scored = (ordered, given, out)
     # Results left out for a withdrawal or an exclusion are not in the sources: such a session is always
     # rewritten whole.
     digests = {} if left_out or out else _board_digests(_scoring_options(settings), given, sources)
     return score, sources, absent, digests
+
+
+def _seed_live(read: _Event, event_version: int, standing_rows, event_rows) -> None:
+    """Leave this worker's next one-board rescore of each session (compute.boards) what it would read: the
+    engine's input as scored here (its state is built from it when first needed), the rest of the event
+    and the standings rows as written, valid while the stamp is the one this recompute writes. Not where
+    that rescore would recompute the whole event (a withdrawal; an announced tie-break or a substitute in
+    another session with results; a substitute beside an exclusion: `boards._event_reads`)."""
+    if read.withdrawals:
+        return
+    settings = read.settings
+    options = (settings.method, settings.scale, settings.rounding, settings.tie_break)
+    sessions = {s.pk: s for s in read.sessions}
+    by_session: dict[int, list] = defaultdict(list)
+    for row in standing_rows:
+        by_session[row.session_id].append(row)
+    event_now = {row[1]: row[:2] + row[3:] for row in event_rows}
+    substitutions = read.people.substitutions
+    for item in read.loaded:
+        session_id = item.session.pk
+        if item.scored is None:
+            continue
+        entries, given, out = item.scored
+        others = [tuple(row) for row in standing_rows if row.session_id != session_id]
+        if others and (
+            settings.tie_break != TieBreak.SHARED or any(sub[0] != session_id for sub in substitutions)
+        ):
+            continue
+        if out and substitutions:
+            continue
+        reads = _EventReads(event_version, sessions, others, read.seats, read.people)
+        reads.session_rows = {row.pair_id: row[:1] + row[2:] for row in by_session[session_id]}
+        reads.event_rows = event_now
+        if out:
+            reads.out = out
+            reads.item = _Session(item.session, None, [], [], item.plans, scheduled=item.scheduled)
+        _LIVE.pop(session_id, None)
+        _LIVE[session_id] = _Live(
+            item.version.pk, options, None, item.sources, event=reads, out=out, pending=(entries, given)
+        )
+        while len(_LIVE) > _LIVE_SESSIONS:
+            _LIVE.popitem(last=False)
 
 
 def _tell_rankings(event_id: int, reason: str, final: bool = True) -> None:
