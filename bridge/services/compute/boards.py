@@ -37,6 +37,7 @@ from .common import (
     _EventReads,
     _Live,
     _read_all,
+    _read_shaped,
     _Seat,
     _Session,
     _table,
@@ -126,6 +127,28 @@ def _event_reads(event_id, session_id, settings, computed_version) -> _EventRead
     return reads
 
 
+def _changed_reads(event_id, session_id, boards) -> list:
+    """What a one-board rescore reads (`_rescore_boards`)."""
+    versions_of = ResultVersion.objects.filter(session_id=session_id).order_by("-number")
+    newest = Subquery(versions_of.values("pk")[:1])
+    has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
+    return [
+        PairEvent.objects.filter(event_id=event_id).values_list("method", "scale", "rounding", "tie_break")[
+            :1
+        ],
+        versions_of.values_list(
+            "pk", "session_id", "number", "source", "uploaded_at", "base_id", "event_version", "base__number"
+        )[:1],
+        ResultPenalty.objects.filter(version_id=newest).order_by("pk").values_list(*versions.PENALTY_FIELDS),
+        BoardResult.objects.filter(version_id=newest, board__in=boards)
+        .order_by("board", "table", "pk")
+        .values_list(*versions.ROW_FIELDS),
+        PairSession.objects.filter(event_id=event_id, published_at__isnull=True)
+        .filter(has_results)
+        .values_list("pk")[:1],
+    ]
+
+
 def _rescore_boards(
     event_id: int, session_id: int, boards: set[int], event_version: int, computed_version: int
 ) -> dict | None:
@@ -135,34 +158,9 @@ def _rescore_boards(
     penalties and the changed boards' rows, whether a session with results is unpublished) and written in
     another; the rest of the event is kept with the session's engine state while the event's stamp is the
     one this state wrote."""
-    versions_of = ResultVersion.objects.filter(session_id=session_id).order_by("-number")
-    newest = Subquery(versions_of.values("pk")[:1])
-    has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
-    found, latest, penalty_rows, rows, unpublished = _read_all(
-        [
-            PairEvent.objects.filter(event_id=event_id).values_list(
-                "method", "scale", "rounding", "tie_break"
-            )[:1],
-            versions_of.values_list(
-                "pk",
-                "session_id",
-                "number",
-                "source",
-                "uploaded_at",
-                "base_id",
-                "event_version",
-                "base__number",
-            )[:1],
-            ResultPenalty.objects.filter(version_id=newest)
-            .order_by("pk")
-            .values_list(*versions.PENALTY_FIELDS),
-            BoardResult.objects.filter(version_id=newest, board__in=sorted(boards))
-            .order_by("board", "table", "pk")
-            .values_list(*versions.ROW_FIELDS),
-            PairSession.objects.filter(event_id=event_id, published_at__isnull=True)
-            .filter(has_results)
-            .values_list("pk")[:1],
-        ]
+    changed_boards = sorted(boards)
+    found, latest, penalty_rows, rows, unpublished = _read_shaped(
+        ("boards", len(changed_boards)), _changed_reads, event_id, session_id, changed_boards
     )
     if found:
         method, scale, rounding, tie_break = found[0]
