@@ -127,15 +127,16 @@ def _event_reads(event_id, session_id, settings, computed_version) -> _EventRead
     return reads
 
 
+_SETTINGS = ("method", "scale", "rounding", "tie_break")
+
+
 def _changed_reads(event_id, session_id, boards) -> list:
     """What a one-board rescore reads (`_rescore_boards`)."""
     versions_of = ResultVersion.objects.filter(session_id=session_id).order_by("-number")
     newest = Subquery(versions_of.values("pk")[:1])
     has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
     return [
-        PairEvent.objects.filter(event_id=event_id).values_list("method", "scale", "rounding", "tie_break")[
-            :1
-        ],
+        PairEvent.objects.filter(event_id=event_id).values_list(*_SETTINGS)[:1],
         versions_of.values_list(
             "pk", "session_id", "number", "source", "uploaded_at", "base_id", "event_version", "base__number"
         )[:1],
