@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 SERVER = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
-SCRATCH = f"bench_bridge_{os.getpid()}"
+SCRATCH = dbbench.scratch_name("bridge")
 ENGINE_ONLY = "--engine-only" in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 UPLOADS = int(ARGS[0]) if ARGS else 10

@@ -25,6 +25,14 @@ SERVER = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/post
 BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
 
 
+def scratch_name(name: str) -> str:
+    """The scratch database's name: under the server URL's own database name (a shared server's naming
+    rule, e.g. wt_x_bench -> wt_x_bench_bridge_123), or bench_<name>_<pid> when it names postgres."""
+    base = urlparse(SERVER).path.lstrip("/")
+    prefix = base if base and base != "postgres" else "bench"
+    return f"{prefix}_{name}_{os.getpid()}"
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -44,8 +52,7 @@ def scratch_django(name: str):
     DATABASE_URL's database (wt_x_bench -> wt_x_bench_teams_<pid>), bench_<name>_<pid> beside `postgres`."""
     import psycopg
 
-    base = urlparse(SERVER).path.lstrip("/") or "postgres"
-    scratch = f"{'bench' if base == 'postgres' else base}_{name}_{os.getpid()}"
+    scratch = scratch_name(name)
     url = urlparse(SERVER)._replace(path=f"/{scratch}").geturl()
     with psycopg.connect(SERVER, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{scratch}"')

@@ -89,6 +89,11 @@ def read_all(querysets) -> list[list[tuple]]:
     query each. A queryset that can match nothing (`board__in=[]`) is not sent."""
     if connection.vendor != "postgresql":
         return [list(queryset) for queryset in querysets]
+    compilers, statements = _compiled(querysets)
+    return _fetch_all(compilers, statements)
+
+
+def _compiled(querysets) -> tuple[list, list]:
     compilers, statements = [], []
     for queryset in querysets:
         compiler = queryset.query.get_compiler(using=queryset.db)
@@ -97,6 +102,10 @@ def read_all(querysets) -> list[list[tuple]]:
         except EmptyResultSet:
             statements.append(None)
         compilers.append(compiler)
+    return compilers, statements
+
+
+def _fetch_all(compilers, statements) -> list[list[tuple]]:
     sent = [statement for statement in statements if statement is not None]
     out = []
     with connection.cursor() as cursor:
@@ -113,3 +122,44 @@ def read_all(querysets) -> list[list[tuple]]:
             rows = raw.fetchall()
             out.append([tuple(row) for row in compiler.results_iter(results=[rows], tuple_expected=True)])
     return out
+
+
+_SHAPES: dict = {}  # key -> (compilers, statements, where each stand-in's value goes): `_read_shaped`
+_STAND_IN = -987_654_000  # stand-in values from here down: no row has such an id or board number
+
+
+def read_shaped(key, build, *values) -> list[list[tuple]]:
+    """`read_all(build(*values))` for a caller that sends the same querysets again and again with other
+    values (one board's rescore: building and compiling them was a sixth of its time): compiled once per
+    `key`, which names their shape (the same SQL for every call with that key). `build` is called once with
+    stand-in values (an int, or a list of ints, for each value) whose places in the compiled parameters
+    the real values take. PostgreSQL only (elsewhere `_read_all` every time)."""
+    if connection.vendor != "postgresql":
+        return read_all(build(*values))
+    shape = _SHAPES.get(key)
+    if shape is None:
+        stand_ins, places, next_one = [], {}, _STAND_IN
+        for index, value in enumerate(values):
+            if isinstance(value, list | tuple):
+                stand_ins.append(list(range(next_one, next_one - len(value), -1)))
+                places.update({n: (index, at) for at, n in enumerate(stand_ins[-1])})
+                next_one -= len(value)
+            else:
+                stand_ins.append(next_one)
+                places[next_one] = (index, None)
+                next_one -= 1
+        compilers, statements = _compiled(build(*stand_ins))
+        seen = {p for statement in statements if statement for p in statement[1] if type(p) is int}
+        if not places.keys() <= seen:  # a value compiled into the SQL itself: not cacheable
+            return _fetch_all(compilers, _compiled(build(*values))[1])
+        shape = _SHAPES[key] = (compilers, statements, places)
+    compilers, statements, places = shape
+
+    def real(param):
+        if type(param) is int and param in places:
+            index, at = places[param]
+            return values[index] if at is None else values[index][at]
+        return param
+
+    given = [None if st is None else (st[0], [real(p) for p in st[1]]) for st in statements]
+    return _fetch_all(compilers, given)

@@ -8,8 +8,15 @@ from collections import defaultdict
 import pytest
 from django.utils import timezone
 
-from bridge.models import BoardScore, EventStanding, ResultVersion, SessionStanding
-from bridge.services import compute, setup, uploads, versions
+from bridge.models import (
+    BoardScore,
+    EventStanding,
+    Exclusion,
+    ResultVersion,
+    SessionPair,
+    SessionStanding,
+)
+from bridge.services import compute, roster, setup, uploads, versions
 from bridge.services.compute import recompute_boards, recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -161,6 +168,21 @@ def test_a_removed_result_is_scored_by_neuberg_like_the_full_recompute(event, se
 
 
 @pytest.mark.django_db
+def test_a_board_whose_rows_changed_but_not_their_scores_is_rewritten(event, session, director):
+    """The web form's traveller gives scores only: the board's contracts are gone, every score the same. The
+    engine's input is unchanged, the BoardScore rows (which show the contracts) are not."""
+    assert BoardScore.objects.filter(session=session, board=3).exclude(contract="").exists()
+    post(session, director, 3, lambda line: line)
+    summary = recompute_boards(event.pk, session.pk, [3])
+    assert summary["incremental"] is True and summary["boards"] == [3]
+    assert not BoardScore.objects.filter(session=session, board=3).exclude(contract="").exists()
+    assert_stamps_truthful(session, rewritten=[3])
+    incremental = stored(event)
+    recompute_event(event.pk, force=True)
+    assert stored(event) == incremental
+
+
+@pytest.mark.django_db
 def test_stored_rows_behind_by_more_than_one_version_fall_back_to_the_full_recompute(
     event, session, director
 ):
@@ -205,10 +227,10 @@ def test_any_sequence_of_single_result_changes_stores_the_full_recompute_rows(ev
         assert board in summary["boards"]
         assert_stamps_truthful(session, rewritten=summary["boards"])
         incremental = stored(event)
+        recompute_event(event.pk, force=True)  # leaves the next rescore its engine's input (event._seed_live)
+        assert stored(event) == incremental
         if rng.random() < 0.25:
             compute.boards._LIVE.clear()  # sometimes the next change reaches a worker that has no state
-        recompute_event(event.pk, force=True)
-        assert stored(event) == incremental
         # the full recompute stamps every row
         assert_stamps_truthful(session, rewritten=boards, standings_rewritten=True)
 
@@ -294,3 +316,46 @@ def test_a_whole_file_with_new_deals_requests_the_full_recompute(
     with django_capture_on_commit_callbacks() as callbacks:
         uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows, deals))
     assert published(callbacks) == [("bridge.tasks.recompute_pair_results", (event.pk,))]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("scope", [Exclusion.SESSION, Exclusion.EVENT])
+def test_with_an_exclusion_single_result_changes_stay_incremental_and_store_the_full_recompute_rows(
+    event, session, director, scope
+):
+    """VSz 23: the incremental path takes the excluded results out and seats the opponents' absent sides
+    (average-plus) as the full recompute does: after each random change on any board (those of the
+    excluded pair among them) the stored rows are those of the full recompute."""
+    seat = SessionPair.objects.get(section__session=session, number=2)
+    plan = session.sections.first().plan()
+    mine = sorted({b for a in plan.assignments if seat.number in (a.ns, a.ew) for b in a.boards})
+    late = mine[len(mine) // 2 :] if scope == Exclusion.SESSION else []
+    consent = "a Fellebbviteli Bizottság hozzájárult" if scope == Exclusion.EVENT else ""
+    roster.record_exclusion(session, seat.pair, director, scope, late, "sportszerűtlenség", consent)
+    recompute_event(event.pk)
+    assert (
+        BoardScore.objects.filter(session=session, ns__isnull=True).exists()
+        or BoardScore.objects.filter(session=session, ew__isnull=True).exists()
+    )  # the opponents' absent sides are there
+    compute.boards._LIVE.clear()
+    rng = random.Random(23)
+    boards = sorted(set(BoardScore.objects.filter(session=session).values_list("board", flat=True)))
+    for step in range(6):
+        # every other change on a board of the excluded pair's measure (its opponents' average-plus)
+        board = rng.choice((late or mine) if step % 2 == 0 else boards)
+        scores = sorted(
+            {r["score"] for r in versions.rows_of(versions.latest_version(session)) if r["board"] == board}
+        )
+        post(session, director, board, replaced(rng.choice([None, *scores])))
+        summary = recompute_boards(event.pk, session.pk, [board])
+        # (a changed result of the excluded pair changes nothing the engine is given: no board rescored)
+        assert summary["incremental"] is True
+        incremental = stored(event)
+        recompute_event(event.pk, force=True)
+        assert stored(event) == incremental
+        if rng.random() < 0.25:
+            compute.boards._LIVE.clear()
+    if scope == Exclusion.EVENT:  # not ranked at all
+        assert not EventStanding.objects.filter(pair=seat.pair).exists()
+    else:
+        assert SessionStanding.objects.get(pair_id=seat.pk).boards == len(mine) - len(late)

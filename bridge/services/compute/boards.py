@@ -1,14 +1,14 @@
 """One board at a time: a session's changed boards rescored by the incremental engine
 (bridge.engine.scoring.incremental) and the standings rewritten, falling back to the whole event."""
 
-from collections import OrderedDict, defaultdict
-from dataclasses import dataclass
+from collections import defaultdict
 
 from django.db.models import Exists, OuterRef, Subquery
 
-from bridge.engine.scoring.adjusted import ArtificialScore, Penalty
+from bridge.engine.scoring.adjusted import Penalty
+from bridge.engine.scoring.exclusion import out_by_session
 from bridge.engine.scoring.incremental import LiveSession
-from bridge.engine.scoring.session import Entry, Method
+from bridge.engine.scoring.session import Method
 from bridge.engine.scoring.tiebreak import TieBreak, played_results, relabel
 from results.models import VersionedUpload
 from results.services import recompute
@@ -17,32 +17,33 @@ from ...models import (
     BoardResult,
     BoardScore,
     EventStanding,
-    Exclusion,
     PairEvent,
     PairSession,
     ResultPenalty,
     ResultVersion,
     ScoredBoard,
+    Section,
     SessionPair,
     SessionStanding,
     Withdrawal,
 )
 from .. import SCOPE, bulk, versions
+from ..roster import exclusion_queryset, exclusions_from
 from .common import (
-    ARTIFICIAL,
-    BOARD,
-    EW,
-    GROUP,
-    NS,
-    SCORE,
+    _LIVE,
+    _LIVE_SESSIONS,
+    ABSENT,
     ScoringError,
+    _EventReads,
+    _Live,
     _read_all,
+    _read_shaped,
     _Seat,
     _Session,
     _table,
     _Version,
 )
-from .event import _recompute, _tell_rankings
+from .event import _engine_input, _excluded_seats, _recompute, _tell_rankings
 from .standings import (
     BOARD_SCORE_FIELDS,
     EVENT_STANDING_FIELDS,
@@ -51,44 +52,12 @@ from .standings import (
     _board_digests,
     _board_scores,
     _event_standings,
-    _People,
     _people,
     _people_queries,
     _scoring_options,
     _session_standings,
     _Standing,
 )
-
-_LIVE: "OrderedDict[int, _Live]" = OrderedDict()  # session id -> its engine state, most recent last
-_LIVE_SESSIONS = 64  # sessions a worker keeps scored in memory
-
-
-@dataclass
-class _Live:
-    """A session's incremental engine state for one (immutable) version, and the source row of each entry."""
-
-    version_id: int
-    options: tuple
-    engine: LiveSession
-    sources: dict[int, list[tuple]]
-    event: "_EventReads | None" = None
-
-
-@dataclass
-class _EventReads:
-    """What a one-board rescore reads of the rest of the event, kept with the session's engine state while
-    nothing else happens to the event: valid while the event's stamp is the one this state wrote (any
-    other upload, substitute, withdrawal or recompute moves the stamp first)."""
-
-    computed_version: int
-    sessions: dict[int, PairSession]
-    others: list[tuple]  # the other sessions' SessionStanding rows
-    seats: dict[int, _Seat]
-    people: _People
-    # pair id -> the session's / the event's standings row as stored (without its stamp), once this state
-    # wrote them: the next rescore writes only the rows that differ (None: not known, all are written)
-    session_rows: dict | None = None
-    event_rows: dict | None = None
 
 
 def recompute_boards(event_id: int, session_id: int, boards) -> dict:
@@ -117,27 +86,15 @@ def _options(settings: PairEvent) -> tuple:
     return (settings.method, settings.scale, settings.rounding, settings.tie_break)
 
 
-def _entries(rows: list[tuple], awards: dict) -> dict[int, list[Entry]]:
-    out: dict[int, list[Entry]] = defaultdict(list)
-    for row in rows:
-        artificial = row[ARTIFICIAL]
-        award = None
-        if artificial:
-            award = awards.get(artificial)
-            if award is None:
-                award = awards[artificial] = ArtificialScore.parse(artificial)
-        out[row[BOARD]].append(Entry(str(row[NS]), str(row[EW]), row[SCORE], award, row[GROUP]))
-    return out
-
-
 def _event_reads(event_id, session_id, settings, computed_version) -> _EventReads | None:
-    """The rest of the event, read (two round trips); None when the whole event must be recomputed (a
-    withdrawal or an exclusion; an announced tie-break or a substitute in another session with results)."""
+    """The rest of the event, read (two round trips, three with an exclusion); None when the whole event
+    must be recomputed (a withdrawal; an announced tie-break or a substitute in another session with results;
+    a substitute beside an exclusion: his rights count the results the exclusion took out)."""
     sessions = {s.pk: s for s in PairSession.objects.filter(event_id=event_id).select_related("announced")}
-    withdrawn, excluded, others, pair_rows, substitution_rows, seat_rows = _read_all(
+    withdrawn, exclusion_rows, others, pair_rows, substitution_rows, seat_rows = _read_all(
         [
             Withdrawal.objects.filter(pair__event_id=event_id).values_list("pk")[:1],
-            Exclusion.objects.filter(pair__event_id=event_id).values_list("pk")[:1],  # VSz 23: full recompute
+            exclusion_queryset(event_id),
             SessionStanding.objects.filter(session__event_id=event_id)
             .exclude(session_id=session_id)
             .values_list(*SESSION_STANDING_FIELDS),
@@ -147,7 +104,7 @@ def _event_reads(event_id, session_id, settings, computed_version) -> _EventRead
             ),
         ]
     )
-    if withdrawn or excluded:
+    if withdrawn or session_id not in sessions:
         return None
     people = _people(event_id, [pair_rows, substitution_rows])
     if others and (
@@ -155,7 +112,42 @@ def _event_reads(event_id, session_id, settings, computed_version) -> _EventRead
     ):
         return None
     seats = {pk: _Seat(*rest) for pk, *rest in seat_rows}
-    return _EventReads(computed_version, sessions, others, seats, people)
+    reads = _EventReads(computed_version, sessions, others, seats, people)
+    session = sessions[session_id]
+    excluded = out_by_session(exclusions_from(exclusion_rows), [session.number]).get(session.number)
+    if excluded:
+        if people.substitutions:
+            return None
+        item = _Session(session, None, [], [], {})
+        for section in Section.objects.filter(session_id=session_id):
+            item.plans[section.pk] = section.plan()
+        item.scheduled = {pid: 0 for pid, seat in seats.items() if seat.section_id in item.plans}
+        reads.out = _excluded_seats(item, seats, excluded)
+        reads.item = item
+    return reads
+
+
+_SETTINGS = ("method", "scale", "rounding", "tie_break")
+
+
+def _changed_reads(event_id, session_id, boards) -> list:
+    """What a one-board rescore reads (`_rescore_boards`)."""
+    versions_of = ResultVersion.objects.filter(session_id=session_id).order_by("-number")
+    newest = Subquery(versions_of.values("pk")[:1])
+    has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
+    return [
+        PairEvent.objects.filter(event_id=event_id).values_list(*_SETTINGS)[:1],
+        versions_of.values_list(
+            "pk", "session_id", "number", "source", "uploaded_at", "base_id", "event_version", "base__number"
+        )[:1],
+        ResultPenalty.objects.filter(version_id=newest).order_by("pk").values_list(*versions.PENALTY_FIELDS),
+        BoardResult.objects.filter(version_id=newest, board__in=boards)
+        .order_by("board", "table", "pk")
+        .values_list(*versions.ROW_FIELDS),
+        PairSession.objects.filter(event_id=event_id, published_at__isnull=True)
+        .filter(has_results)
+        .values_list("pk")[:1],
+    ]
 
 
 def _rescore_boards(
@@ -167,34 +159,9 @@ def _rescore_boards(
     penalties and the changed boards' rows, whether a session with results is unpublished) and written in
     another; the rest of the event is kept with the session's engine state while the event's stamp is the
     one this state wrote."""
-    versions_of = ResultVersion.objects.filter(session_id=session_id).order_by("-number")
-    newest = Subquery(versions_of.values("pk")[:1])
-    has_results = Exists(ResultVersion.objects.filter(session=OuterRef("pk")))
-    found, latest, penalty_rows, rows, unpublished = _read_all(
-        [
-            PairEvent.objects.filter(event_id=event_id).values_list(
-                "method", "scale", "rounding", "tie_break"
-            )[:1],
-            versions_of.values_list(
-                "pk",
-                "session_id",
-                "number",
-                "source",
-                "uploaded_at",
-                "base_id",
-                "event_version",
-                "base__number",
-            )[:1],
-            ResultPenalty.objects.filter(version_id=newest)
-            .order_by("pk")
-            .values_list(*versions.PENALTY_FIELDS),
-            BoardResult.objects.filter(version_id=newest, board__in=sorted(boards))
-            .order_by("board", "table", "pk")
-            .values_list(*versions.ROW_FIELDS),
-            PairSession.objects.filter(event_id=event_id, published_at__isnull=True)
-            .filter(has_results)
-            .values_list("pk")[:1],
-        ]
+    changed_boards = sorted(boards)
+    found, latest, penalty_rows, rows, unpublished = _read_shaped(
+        ("boards", len(changed_boards)), _changed_reads, event_id, session_id, changed_boards
     )
     if found:
         method, scale, rounding, tie_break = found[0]
@@ -223,7 +190,10 @@ def _rescore_boards(
     sessions, others, seats = reads.sessions, reads.others, reads.seats
     if session_id not in sessions:
         return None
-    awards: dict = {}
+    out = reads.out or {}
+    if live is not None and (live.out or {}) != out:
+        live = None
+    item = reads.item or _Session(sessions[session_id], None, [], [], {})
     if live is None:  # this worker has not scored the session yet: the version before, once
         base_rows, base_penalties = _read_all(
             [
@@ -235,23 +205,24 @@ def _rescore_boards(
                 .values_list(*versions.PENALTY_FIELDS),
             ]
         )
-        sources: dict[int, list[tuple]] = defaultdict(list)
-        for row in base_rows:
-            sources[row[BOARD]].append(row)
-        entries = _entries(base_rows, awards)
+        entries, sources, _absent = _engine_input(item, base_rows, seats, out)
+        pending = (entries, _penalties(base_penalties, entries, settings))
+        live = _Live(base_id, options, None, dict(sources), out=out, pending=pending)
+    if live.engine is None:  # read above, or given by the full recompute (event._seed_live)
+        entries, given = live.pending
         try:
-            engine = LiveSession(
+            live.engine = LiveSession(
                 entries,
                 method=settings.method,
                 scale=settings.scale,
                 rounding=settings.rounding,
-                penalties=_penalties(base_penalties, entries, settings),
+                penalties=given,
                 tie_break=settings.tie_break,
             )
         except ValueError:
             return None  # the stored rows cannot be those of that version: the whole event, then
-        live = _Live(base_id, options, engine, dict(sources))
-    changed = _entries(rows, awards)
+        live.pending = None
+    changed, changed_sources, _absent = _engine_input(item, rows, seats, out, only=boards)
     proposed = {**live.engine.entries, **{b: tuple(changed.get(b, ())) for b in boards}}
     given = _penalties(penalty_rows, proposed, settings)
     try:
@@ -259,17 +230,24 @@ def _rescore_boards(
     except ValueError as error:
         raise ScoringError(f"{sessions[session_id]}: {error}")
     for board in boards:
-        live.sources.pop(board, None)
-    for row in rows:
-        live.sources.setdefault(row[BOARD], []).append(row)
+        before = live.sources.pop(board, None)
+        if changed_sources.get(board):
+            live.sources[board] = changed_sources[board]
+        if before != live.sources.get(board):  # a contract, a lead: the engine's input alike, its rows not
+            rescored.add(board)
     live.version_id = version.pk
     _LIVE[session_id] = live
     while len(_LIVE) > _LIVE_SESSIONS:
         _LIVE.popitem(last=False)
 
     score = live.engine.score()
+    # the opponents' absent sides of an exclusion's meetings are scored, never ranked (event._score)
+    absent = set()
+    if out:
+        for entries in live.engine.entries.values():
+            absent.update(key for e in entries for key in (e.ns, e.ew) if key.startswith(ABSENT))
     item = _Session(sessions[session_id], version, [], [], {})
-    session_rows = _session_standings(item, score, settings, set())
+    session_rows = _session_standings(item, score, settings, absent)
     session_totals: dict[int, list] = defaultdict(list)
     for standing in session_rows:
         session_totals[seats[standing.pair_id].pair_id].append((item, standing))
@@ -311,8 +289,15 @@ def _rescore_boards(
     event_changed = _differing(reads.event_rows, event_now)
     reads.session_rows, reads.event_rows = session_now, event_now
     board_rows = _board_scores(item, score, live.sources, rescored)
-    digests = _board_digests(
-        _scoring_options(settings), given, {board: live.sources.get(board, []) for board in sorted(rescored)}
+    # a session with an exclusion keeps no digests (event._score: it is always rewritten whole)
+    digests = (
+        {}
+        if out
+        else _board_digests(
+            _scoring_options(settings),
+            given,
+            {board: live.sources.get(board, []) for board in sorted(rescored)},
+        )
     )
     marks = ", ".join(["%s"] * len(rescored)) or "NULL"
     bulk.write_all(

@@ -39,6 +39,8 @@ from ...models import (
 from .. import HAND_RECORDS, SCOPE, bulk, versions
 from ..roster import SessionPlay, exclusion_queryset, exclusions_from, sessions_that_stand
 from .common import (
+    _LIVE,
+    _LIVE_SESSIONS,
     ABSENT,
     ABSENT_AWARD,
     ARTIFICIAL,
@@ -48,6 +50,8 @@ from .common import (
     NS,
     SCORE,
     ScoringError,
+    _EventReads,
+    _Live,
     _read_all,
     _Seat,
     _Session,
@@ -206,6 +210,7 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
         score, sources, absent, digests = _score(
             item, settings, seats, deleted, read.withdrawals, read.excluded.get(item.session.number, {})
         )
+        item.sources = sources
         session_id = item.session.pk
         old = stored.get(session_id)
         if old and digests:
@@ -225,6 +230,7 @@ def _recompute(event_id: int, event_version: int, force: bool = False) -> dict:
     event_rows = _event_standings(
         event_id, event_version, settings, session_totals, loaded, seats, event_results, read.people
     )
+    _seed_live(read, event_version, standing_rows, event_rows)
     marks = ", ".join(["%s"] * len(session_ids)) or "NULL"
     # A session whose digests matched loses only the boards rewritten; every other one (no version any
     # more, never digested, a withdrawal's, or `force`) all its rows.
@@ -393,19 +399,18 @@ def _excluded_meetings(item: _Session, seats, out, kept) -> list[tuple[int, int,
     return found
 
 
-def _score(
-    item: _Session, settings: PairEvent, seats, deleted, withdrawals, excluded=None
-) -> tuple[SessionScore, dict, set[str]]:
-    """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
-    left_out = deleted.get(item.session.pk, set())
-    number = item.session.number
-    withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
-    withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
-    out = _excluded_seats(item, seats, excluded) if excluded else {}
+def _engine_input(
+    item: _Session, rows, seats, out, left_out=frozenset(), withdrawn_seats=frozenset(), only=None, keys=None
+) -> tuple[dict, dict, set[str]]:
+    """The engine's entries and their source rows per board from the version's `rows` (of the boards `only`,
+    all when None): the results of withdrawn (`left_out`) and excluded (`out`, VSz 23) pairs taken out, an
+    absent side with average-plus for each opponent of a meeting they left; and the absent sides' keys.
+    `keys`: session pair id -> its engine key (its str), kept by a caller that calls again."""
     boards: dict[int, list[Entry]] = defaultdict(list)
     sources: dict[int, list[tuple]] = defaultdict(list)
     awards: dict[str, ArtificialScore] = {}
-    for row in item.rows:
+    keys = {} if keys is None else keys
+    for row in rows:
         ns, ew = row[NS], row[EW]
         if left_out and (ns in left_out or ew in left_out):
             continue
@@ -418,7 +423,13 @@ def _score(
             if award is None:
                 award = awards[artificial] = ArtificialScore.parse(artificial)
         board = row[BOARD]
-        boards[board].append(Entry(str(ns), str(ew), row[SCORE], award, row[GROUP]))
+        ns_key = keys.get(ns)
+        if ns_key is None:
+            ns_key = keys[ns] = str(ns)
+        ew_key = keys.get(ew)
+        if ew_key is None:
+            ew_key = keys[ew] = str(ew)
+        boards[board].append(Entry(ns_key, ew_key, row[SCORE], award, row[GROUP]))
         sources[board].append(row)
     absent = set()
     meetings = _absent_opponents(item, seats, withdrawn_seats)
@@ -428,6 +439,8 @@ def _score(
         }
         meetings += _excluded_meetings(item, seats, out, kept)
     for board, table, side, opponent in meetings:
+        if only is not None and board not in only:
+            continue
         ghost = f"{ABSENT}{board}-{table}"
         absent.add(ghost)
         ns, ew = (str(opponent), ghost) if side == "NS" else (ghost, str(opponent))
@@ -448,6 +461,19 @@ def _score(
                 None,
             )
         )
+    return boards, sources, absent
+
+
+def _score(
+    item: _Session, settings: PairEvent, seats, deleted, withdrawals, excluded=None
+) -> tuple[SessionScore, dict, set[str]]:
+    """The engine's score of one session: (score, the source row of every engine entry, absent keys)."""
+    left_out = deleted.get(item.session.pk, set())
+    number = item.session.number
+    withdrawn = {pair_id for pair_id, since in withdrawals if number >= since}
+    withdrawn_seats = {pid for pid in item.scheduled if seats[pid].pair_id in withdrawn}
+    out = _excluded_seats(item, seats, excluded) if excluded else {}
+    boards, sources, absent = _engine_input(item, item.rows, seats, out, left_out, withdrawn_seats)
     # A penalty of a pair whose results were left out has nothing left to be taken from.
     penalties = []
     if item.penalties:
@@ -472,10 +498,53 @@ def _score(
     except ValueError as error:
         raise ScoringError(f"{item.session}: {error}")
     sources = {board: sources[board] for board in ordered}
+    item.scored = (ordered, given, out)
     # Results left out for a withdrawal or an exclusion are not in the sources: such a session is always
     # rewritten whole.
     digests = {} if left_out or out else _board_digests(_scoring_options(settings), given, sources)
     return score, sources, absent, digests
+
+
+def _seed_live(read: _Event, event_version: int, standing_rows, event_rows) -> None:
+    """Leave this worker's next one-board rescore of each session (compute.boards) what it would read: the
+    engine's input as scored here (its state is built from it when first needed), the rest of the event
+    and the standings rows as written, valid while the stamp is the one this recompute writes. Not where
+    that rescore would recompute the whole event (a withdrawal; an announced tie-break or a substitute in
+    another session with results; a substitute beside an exclusion: `boards._event_reads`)."""
+    if read.withdrawals:
+        return
+    settings = read.settings
+    options = (settings.method, settings.scale, settings.rounding, settings.tie_break)
+    sessions = {s.pk: s for s in read.sessions}
+    by_session: dict[int, list] = defaultdict(list)
+    for row in standing_rows:
+        by_session[row.session_id].append(row)
+    event_now = {row[1]: row[:2] + row[3:] for row in event_rows}
+    substitutions = read.people.substitutions
+    for item in read.loaded:
+        session_id = item.session.pk
+        if item.scored is None:
+            continue
+        entries, given, out = item.scored
+        others = [tuple(row) for row in standing_rows if row.session_id != session_id]
+        if others and (
+            settings.tie_break != TieBreak.SHARED or any(sub[0] != session_id for sub in substitutions)
+        ):
+            continue
+        if out and substitutions:
+            continue
+        reads = _EventReads(event_version, sessions, others, read.seats, read.people)
+        reads.session_rows = {row.pair_id: row[:1] + row[2:] for row in by_session[session_id]}
+        reads.event_rows = event_now
+        if out:
+            reads.out = out
+            reads.item = _Session(item.session, None, [], [], item.plans, scheduled=item.scheduled)
+        _LIVE.pop(session_id, None)
+        _LIVE[session_id] = _Live(
+            item.version.pk, options, None, item.sources, event=reads, out=out, pending=(entries, given)
+        )
+        while len(_LIVE) > _LIVE_SESSIONS:
+            _LIVE.popitem(last=False)
 
 
 def _tell_rankings(event_id: int, reason: str, final: bool = True) -> None:

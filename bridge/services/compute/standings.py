@@ -127,8 +127,8 @@ class _People(NamedTuple):
     pairs: dict[int, tuple[int, ...]]  # event pair id -> its players' ids (Pair.player_ids)
     substitutions: list[tuple]  # (session id, pair id, original, substitute, boards)
     names: dict[int, str]  # person id -> name
-    # JSON texts of the standings' `sessions` and `rights` by what they are made of: kept with the people
-    # between one-board rescores, where most pairs' rights and many pairs' session lines stay the same
+    # JSON texts of the standings' `sessions` and `rights` by all they are made of (names included): the
+    # worker's `_TEXTS`, kept between recomputes, where most pairs' rights and session lines stay the same
     texts: dict
 
 
@@ -172,7 +172,10 @@ def _people(event_id: int, rows: list | None = None) -> _People:
     for *substitution, last, first in substitution_rows:
         substitutions.append(tuple(substitution))
         names[substitution[3]] = f"{last} {first}"
-    return _People(pairs, substitutions, names, {})
+    return _People(pairs, substitutions, names, _TEXTS)
+
+
+_TEXTS: dict = {}  # the worker's JSON texts of standings (_People.texts), bounded in _event_standings
 
 
 def _event_standings(
@@ -282,7 +285,9 @@ def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seat
     out = {}
     for pair_id, players in pairs.items():
         boards = sum(s.boards for _i, s in session_totals[pair_id])
-        key = ("rights", players, boards, tuple(subs.get(pair_id, ())))
+        changes = tuple(subs.get(pair_id, ()))
+        named = (*players, *(person for change in changes for person in change[:2]))
+        key = ("rights", players, boards, changes, tuple(names.get(person, "") for person in named))
         text = texts.get(key)
         if text is None:
             text = texts[key] = json.dumps(
