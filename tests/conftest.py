@@ -168,20 +168,18 @@ def broker_down():
 
 @contextmanager
 def seeded_demo(django_db_blocker, then=None):
-    """Run seed_demo (and then `then()`) inside a transaction rolled back when the block ends; yields what
-    `then()` returned. For module-scoped fixtures: seeding takes tens of seconds, once per module."""
-    import io
-
-    from django.core.management import call_command
+    """Load the seeded demo (and then run `then()`) inside a transaction rolled back when the block ends;
+    yields what `then()` returned. For module-scoped fixtures: seed_demo runs once per test process, later
+    modules get its rows written back (tests/demo_snapshot.py)."""
     from django.db import transaction
-    from django.test import TestCase
+
+    from tests.demo_snapshot import load_demo
 
     with django_db_blocker.unblock():
         outer = transaction.atomic()
         outer.__enter__()
         try:
-            with TestCase.captureOnCommitCallbacks(execute=True):
-                call_command("seed_demo", stdout=io.StringIO())
+            load_demo()
             built = then() if then is not None else None
         except BaseException:
             transaction.set_rollback(True)
