@@ -96,11 +96,13 @@ stack_collectstatic() {
   # Collecting compresses every file again (gzip and brotli, minutes on a busy machine): a folder collected
   # after the last change of any static file (the project's, the apps', the installed packages') is kept.
   local manifest=$STATIC_ROOT/staticfiles.json newer
-  newer=$(find "$ROOT"/static "$ROOT"/*/static -newer "$manifest" -print -quit 2>/dev/null
-    find "$ROOT"/.venv/lib/*/site-packages/ -maxdepth 0 -newer "$manifest" -print 2>/dev/null)
-  if [ -f "$manifest" ] && [ -z "$newer" ]; then
-    echo "== $STACK_NAME: static files in $STATIC_ROOT are up to date"
-    return 0
+  if [ -f "$manifest" ]; then  # (find fails without it, and a failed assignment ends the script under set -e)
+    newer=$(find "$ROOT"/static "$ROOT"/*/static -newer "$manifest" -print -quit 2>/dev/null
+      find "$ROOT"/.venv/lib/*/site-packages/ -maxdepth 0 -newer "$manifest" -print 2>/dev/null) || newer=stale
+    if [ -z "$newer" ]; then
+      echo "== $STACK_NAME: static files in $STATIC_ROOT are up to date"
+      return 0
+    fi
   fi
   "$PY" manage.py collectstatic --noinput -v0
 }
