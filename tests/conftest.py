@@ -7,14 +7,18 @@ from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 from federation.models import Club, County, Federation, Membership, Person, Region, Role
 
 # CI explores the same examples on every run, so a red build is reproducible and not a roll of the dice;
 # local runs keep exploring new ones. No per-example deadline in CI: a test asserts behaviour, not speed (a
-# busy 2-core machine made an example "too slow" once), and speed is measured in bench/.
-hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
+# busy 2-core machine made an example "too slow" once, and generating examples "too slow" another time), and
+# speed is measured in bench/.
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, print_blob=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
