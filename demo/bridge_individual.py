@@ -39,7 +39,10 @@ def seed(out=None):
         setup.tables, setup.boards_per_round = TABLES, 2
         setup.save(update_fields=["tables", "boards_per_round"])
         rows = sample.play(movement, random.Random(20261129))
-        deals = {board: deal_board(hashlib.sha256(TITLE.encode()).digest(), "demo", board) for board in movement.boards}
+        deals = {
+            board: deal_board(hashlib.sha256(TITLE.encode()).digest(), "demo", board)
+            for board in movement.boards
+        }
         uploads.submit(
             setup,
             "pbn",
