@@ -261,6 +261,7 @@ PAGES = {
     "entry_list_xlsx": {"GET": ORGANISERS_AND_DIRECTOR},
     "member_request": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "my_entries": {"GET": LOGGED_IN, "POST": LOGGED_IN},
+    "director_alerts": {"GET": LOGGED_IN},
     "my_page": {"GET": LOGGED_IN},
     "organiser_events": {"GET": LOGGED_IN, "POST": LOGGED_IN},
     "outbox": {"GET": {"staff_mbsz", "staff_mausz", "superuser"}},  # federation staff: their own mail
@@ -344,6 +345,12 @@ PAGES = {
     "ulti_start": {"GET": NOBODY, "POST": NOBODY},
     "ulti_table_codes": {"GET": RUNS_ULTI_EVENT, "POST": RUNS_ULTI_EVENT},
     "ulti_control_room": {"GET": RUNS_ULTI_EVENT},
+    # The director's correction of a table's result: the matrix's POST carries no forints and no reason, refused
+    # for all (who may correct: tests/ulti/ulti_tables/test_director_correction.py).
+    "ulti_correct_table": {"GET": NOBODY, "POST": NOBODY},
+    "ulti_live_round": {"GET": PUBLIC},
+    "ulti_live_standings": {"GET": PUBLIC},
+    "ulti_publish_results": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
     "ulti_round_clock": {"GET": NOBODY, "POST": RUNS_ULTI_EVENT},
     "ulti_table_start": {"GET": PUBLIC},
     "ulti_table": {"GET": PUBLIC, "POST": NOBODY},

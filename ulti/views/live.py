@@ -6,9 +6,11 @@ ETag (the event's recompute stamp, the page cache's generation of the event, the
 the page's parameters) has not moved, else the fragment, served to anonymous visitors through the page cache.
 """
 
+from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from config.query import id_or_none
 from results import live as shared_live
 from results.page_cache import by_event, cache_public_page
 
@@ -36,13 +38,22 @@ def _round_fragment(request, pk):
     return render(request, "ulti/_live_round.html", round_context(request, rnd))
 
 
+def _known_id(pk) -> int:
+    """The address's id, 404 when no row could have it (the ETag's queries run before the page's own)."""
+    if id_or_none(pk) is None:
+        raise Http404
+    return pk
+
+
 @require_GET
 def standings_fragment(request, pk):
+    _known_id(pk)
     tag = live.standings_etag(pk, "standings", *standings_params(request))
     return shared_live.polled(request, tag, lambda: _standings_fragment(request, pk=pk))
 
 
 @require_GET
 def round_fragment(request, pk):
+    _known_id(pk)
     tag = live.round_etag(pk, "round")
     return shared_live.polled(request, tag, lambda: _round_fragment(request, pk=pk))
