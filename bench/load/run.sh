@@ -31,6 +31,7 @@ else
   stack_create_db
   "$PY" manage.py seed_demo >"$OUT/seed.log"
 fi
+stack_collectstatic  # discover renders pages, which need the collected files' manifest (DEBUG=0)
 "$PY" bench/load/discover.py "$OUT/urls.json"
 stack_start
 # As after any deploy, the site is opened before the visitors come: every public page once from each of a few
