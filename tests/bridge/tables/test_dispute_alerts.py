@@ -42,3 +42,14 @@ def test_a_dispute_mails_the_directors_once_and_shows_in_their_navbar(clients, c
 def test_a_confirmation_raises_no_alert(codes):
     answer(codes[1], enter(codes[1]).entry)
     assert not DirectorAlert.objects.exists()
+
+
+def test_a_players_pages_do_not_count_alerts(clients):
+    """The navbar counts alerts only for a user who may run events: a player's page sends no such query."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert clients["player"].get(reverse("home")).status_code == 200
+    table = DirectorAlert._meta.db_table
+    assert not [q["sql"] for q in queries if table in q["sql"]]
