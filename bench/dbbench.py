@@ -233,3 +233,36 @@ def baseline(module: str, rev: str):
     sys.modules[name] = old
     exec(compile(source, f"{rev}:{path}", "exec"), old.__dict__)
     return old
+
+
+def compare_sizes(
+    url: str, events: dict, recompute, baseline_rev: str | None, lower_bound, label, engines
+) -> None:
+    """`compare` for each size's event, today's `recompute` module (and, with `baseline_rev`, the module as it
+    was then, back-to-back), then whether the queries per recompute stay the same across the sizes.
+    `events`: size -> event id; `lower_bound(url, event_id)` -> LowerBound; `label(size, event_id)` -> text;
+    `engines(module)` -> the engine functions timed inside the recompute (see engine_clock)."""
+    from collections import defaultdict
+
+    modules = [("now", recompute)]
+    if baseline_rev:
+        modules.insert(0, (baseline_rev, baseline(recompute.__name__, baseline_rev)))
+    counts = defaultdict(dict)
+    for size, e in events.items():
+        recompute.recompute_event(e, force=True)
+        lower = lower_bound(url, e)
+        text = label(size, e)
+        for name, module in modules:
+            counts[name][size] = compare(
+                f"[{name}] {text}",
+                lambda e=e, module=module: module.recompute_event(e, force=True),
+                lower,
+                engines=engines(module),
+            )
+        lower.close()
+    for name, by_size in counts.items():
+        same = len({queries for queries, _copies in by_size.values()}) == 1
+        print(
+            f"[{name}] (queries, COPY streams) per recompute by size: {by_size}: queries "
+            f"{'independent of' if same else 'GROWING with'} the size (a COPY per table large enough)"
+        )

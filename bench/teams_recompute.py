@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime
 import random
 import sys
-from collections import defaultdict
 from decimal import Decimal
 
 import dbbench
@@ -143,30 +142,13 @@ def main():
         from teams.services import recompute
 
         print(f"Bridge teams recompute benchmark  [load {dbbench.load()}]")
-        events = {size: build(size) for size in SIZES}
-        modules = [("now", recompute)]
-        if BASELINE:
-            modules.insert(0, (BASELINE, dbbench.baseline("teams.services.recompute", BASELINE)))
-        counts = defaultdict(dict)
-        for size, event in events.items():
-            e = event.pk
-            recompute.recompute_event(e, force=True)
-            lower = lower_bound(url, e)
+        events = {size: build(size).pk for size in SIZES}
+
+        def label(size, e):
             matches = MatchResult.objects.filter(match__round__event_id=e).count()
-            for name, module in modules:
-                counts[name][size] = dbbench.compare(
-                    f"[{name}] {matches} matches, {ROUNDS} round(s), {2 * size} teams",
-                    lambda e=e, module=module: module.recompute_event(e, force=True),
-                    lower,
-                    engines=engines(module),
-                )
-            lower.close()
-        for name, by_size in counts.items():
-            same = len({queries for queries, _copies in by_size.values()}) == 1
-            print(
-                f"[{name}] (queries, COPY streams) per recompute by size: {by_size}: queries "
-                f"{'independent of' if same else 'GROWING with'} the size (a COPY per table large enough)"
-            )
+            return f"{matches} matches, {ROUNDS} round(s), {2 * size} teams"
+
+        dbbench.compare_sizes(url, events, recompute, BASELINE, lower_bound, label, engines)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime
 import random
 import sys
-from collections import defaultdict
 
 import dbbench
 
@@ -108,30 +107,16 @@ def main():
         from ulti.services import recompute
 
         print(f"Ulti recompute benchmark  [load {dbbench.load()}]")
-        events = {size: build(size) for size in SIZES}
-        modules = [("now", recompute)]
-        if BASELINE:
-            modules.insert(0, (BASELINE, dbbench.baseline("ulti.services.recompute", BASELINE)))
-        counts = defaultdict(dict)
-        for size, event in events.items():
-            e = event.pk
-            recompute.recompute_event(e, force=True)
-            lower = lower_bound(url, e)
+        events = {size: build(size).pk for size in SIZES}
+
+        def label(size, e):
             scores = TableScore.objects.filter(table__round__group__stage__event_id=e).count()
-            for name, module in modules:
-                counts[name][size] = dbbench.compare(
-                    f"[{name}] {size} players, {ROUNDS} round(s), {scores} table scores",
-                    lambda e=e, module=module: module.recompute_event(e, force=True),
-                    lower,
-                    engines=[(module, "score_table"), (module, "compute_standings")],
-                )
-            lower.close()
-        for name, by_size in counts.items():
-            same = len({queries for queries, _copies in by_size.values()}) == 1
-            print(
-                f"[{name}] (queries, COPY streams) per recompute by size: {by_size}: queries "
-                f"{'independent of' if same else 'GROWING with'} the size (a COPY per table large enough)"
-            )
+            return f"{size} players, {ROUNDS} round(s), {scores} table scores"
+
+        def engines(module):
+            return [(module, "score_table"), (module, "compute_standings")]
+
+        dbbench.compare_sizes(url, events, recompute, BASELINE, lower_bound, label, engines)
 
 
 if __name__ == "__main__":
