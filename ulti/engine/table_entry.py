@@ -10,6 +10,7 @@ Plain Python.
 
 from __future__ import annotations
 
+from ulti.engine.scoring.components import SUITED_DURCHMARS
 from ulti.engine.sheet import BIDS, OFFENCES, OUTCOMES, PHASES, SILENT_CHOICES, SILENT_GAMES, slots_of
 
 # One tap each on the phone, in this order: the deals a round is mostly made of.
@@ -30,8 +31,8 @@ QUICK_BIDS = (
 
 
 class DealError(ValueError):
-    """What is wrong with a sent deal: ``code`` ("shape", "declarer", "bid", "outcome", "kontra",
-    "silent", "revoke"), ``detail`` the value refused."""
+    """What is wrong with a sent deal: ``code`` ("shape", "declarer", "bid", "two_bids", "outcome",
+    "kontra", "silent", "revoke"), ``detail`` the value refused."""
 
     def __init__(self, code: str, detail: str = ""):
         self.code, self.detail = code, detail
@@ -43,15 +44,120 @@ def dealer_of(number: int, keys: list[str]) -> str:
     return keys[(number - 1) % len(keys)]
 
 
-def plain_record(declarer, bid, outcome) -> dict:
-    """The deal as the picker's plain form sends it (a page without JavaScript): the declarer, the bid and
-    one outcome for every part of the bid; `clean` checks it like any other."""
-    bid = str(bid or "")
+# --- the plain form (a phone without JavaScript) ----------------------------------------------------------
+#
+# The page's plain form posts the deal as ordinary fields, and `plain_record` turns them into the same raw
+# deal the picker sends as JSON (so `clean` and the sheet engine see one shape). Step one: the declarer,
+# the bid (a quick bid's radio button, or any bid from the list) and one outcome for every part; step two,
+# for the chosen bid and declarer, the rest of the deal:
+#
+#   r_<slot>            the part's outcome (won / lost / impossible), instead of the one outcome
+#   k_<slot>_<key>      that defender's kontra level on the part: 0 none, 1 kontra, 2 rekontra
+#   impdbl              "1": the impossible parts were doubled in the first round (I.4 (5))
+#   s_<game>            a silent achievement's choice (SILENT_CHOICES), "" none
+#   rv_player, rv_when  a revoke: the offender's key and when (REVOKE_TIMES), "" none
+
+KONTRA_LEVELS = (0, 1, 2)  # no kontra, kontra, rekontra: the levels the sheet engine records
+# When an irregularity happened, as one choice: the phase, and in the bidding the offence that costs money.
+REVOKE_TIMES = {
+    "play": ("play", ""),
+    "deal": ("deal", ""),
+    "bidding:talon": ("bidding", "talon"),
+    "bidding:trump suit": ("bidding", "trump suit"),
+}
+# Only these parts can be seen to be impossible from the defenders' hands (I.4 (5)).
+IMPOSSIBLE_SLOTS = ("hundred", "ulti")
+_SILENT_RULE_NAMES = {"four_aces": "aces"}  # the rule set's name of a silent game -> the sheet's
+
+
+def outcomes_of(slot: str) -> tuple[str, ...]:
+    return OUTCOMES if slot in IMPOSSIBLE_SLOTS else ("won", "lost")
+
+
+def silent_games_for(bid_name: str, silent_games=tuple(SILENT_GAMES)) -> list[str]:
+    """The silent games worth asking about beside ``bid_name`` under the rule set's ``silent_games``: none
+    in a no-trump game, none the bid already claims, no silent 100 in a durchmars game (announcing a meld
+    there is a revoke, I.6 (3)). The engine refuses these anyway; the form does not offer them."""
+    bid = BIDS.get(bid_name)
+    if bid is None or bid.no_trump:
+        return []
+    allowed = {_SILENT_RULE_NAMES.get(g, g) for g in silent_games}
+    out = []
+    for game, silent in SILENT_GAMES.items():
+        if game not in allowed or silent.declared_forms & bid.components:
+            continue
+        if game == "100" and bid.components & SUITED_DURCHMARS:
+            continue
+        out.append(game)
+    return out
+
+
+def chosen_bid(fields) -> str:
+    """The bid of the plain form: a quick bid's radio button or one from the list (either alone)."""
+    quick = str(fields.get("bid") or "").strip()
+    other = str(fields.get("bid_other") or "").strip()
+    if quick and other and quick != other:
+        raise DealError("two_bids", f"{quick} / {other}")
+    return other or quick
+
+
+def plain_record(fields) -> dict:
+    """The raw deal (as the picker sends it) from the plain form's fields (a mapping of text)."""
+
+    def get(name: str) -> str:
+        return str(fields.get(name) or "").strip()
+
+    bid = chosen_bid(fields)
+    every = get("outcome") or "won"
+    slots = slots_of(bid)
+    results = {slot: get(f"r_{slot}") or every for slot in slots}
+    kontra: dict = {}
+    for name in fields:
+        if not str(name).startswith("k_"):
+            continue
+        slot, _sep, key = str(name)[2:].partition("_")
+        level = get(name)
+        if level and level != "0":
+            kontra.setdefault(slot, {})[key] = level
+    silent = {}
+    for name in fields:
+        if str(name).startswith("s_") and get(name):
+            silent[str(name)[2:]] = get(name)
+    revoke = None
+    if get("rv_player"):
+        when = get("rv_when") or "play"
+        phase, offence = REVOKE_TIMES.get(when, (when, ""))
+        revoke = {"player": get("rv_player"), "phase": phase, "offence": offence}
     return {
-        "declarer": str(declarer or ""),
+        "declarer": get("declarer"),
         "bid": bid,
-        "results": {slot: str(outcome or "won") for slot in slots_of(bid)},
+        "results": results,
+        "kontra": kontra,
+        "silent": silent,
+        "impossible_doubled": get("impdbl") == "1",
+        "revoke": revoke,
     }
+
+
+def plain_fields(record: dict) -> dict[str, str]:
+    """The plain form's fields that show a deal again (a correction, a refused form): `plain_record`'s
+    inverse. Every part's outcome and every recorded kontra; the silent and revoke fields when given."""
+    fields = {"declarer": str(record.get("declarer") or ""), "bid": str(record.get("bid") or "")}
+    for slot, outcome in (record.get("results") or {}).items():
+        fields[f"r_{slot}"] = str(outcome)
+    for slot, levels in (record.get("kontra") or {}).items():
+        for key, level in (levels or {}).items():
+            fields[f"k_{slot}_{key}"] = str(level)
+    for game, choice in (record.get("silent") or {}).items():
+        fields[f"s_{game}"] = str(choice or "")
+    if record.get("impossible_doubled"):
+        fields["impdbl"] = "1"
+    revoke = record.get("revoke")
+    if revoke:
+        fields["rv_player"] = str(revoke.get("player") or "")
+        phase, offence = str(revoke.get("phase") or "play"), str(revoke.get("offence") or "")
+        fields["rv_when"] = f"{phase}:{offence}" if phase == "bidding" and offence else phase
+    return fields
 
 
 def clean(raw, keys: list[str], number: int, silent_games=tuple(SILENT_GAMES)) -> dict:
@@ -84,7 +190,7 @@ def clean(raw, keys: list[str], number: int, silent_games=tuple(SILENT_GAMES)) -
             raise DealError("kontra", str(slot))
         clean_levels = {}
         for key, level in levels.items():
-            if str(key) not in defenders or level not in (0, 1, 2, "0", "1", "2"):
+            if str(key) not in defenders or str(level) not in {str(v) for v in KONTRA_LEVELS}:
                 raise DealError("kontra", f"{key}: {level}")
             if int(level):
                 clean_levels[str(key)] = int(level)

@@ -244,7 +244,8 @@ def _based_on(code: TableCode, value) -> TableEntry | None:
 def deal_message(error: deals.DealError) -> str:
     texts = {
         "declarer": _("choose the declarer"),
-        "bid": _("unknown bid %(detail)s"),
+        "bid": _("unknown bid %(detail)s") if error.detail else _("choose the bid"),
+        "two_bids": _("choose one bid: a quick bid or one from the list, not both (%(detail)s)"),
         "outcome": _("unknown outcome %(detail)s"),
         "kontra": _("a kontra only by a defender, on a part of the bid (%(detail)s)"),
         "silent": _("unknown silent achievement %(detail)s"),

@@ -4,8 +4,23 @@ the words of the picker, translated here so the script carries no text of its ow
 from django.utils.translation import gettext as _
 
 from ..engine.sheet import BIDS, slots_of
+from ..engine.table_entry import (
+    KONTRA_LEVELS,
+    QUICK_BIDS,
+    REVOKE_TIMES,
+    outcomes_of,
+    silent_games_for,
+)
 from ..services.table_entry import TableState
-from .notes import OUTCOME_LABELS, PHASE_LABELS, SILENT_CHOICE_LABELS, SILENT_LABELS, SLOT_LABELS, summarise
+from .notes import (
+    OFFENCE_LABELS,
+    OUTCOME_LABELS,
+    PHASE_LABELS,
+    SILENT_CHOICE_LABELS,
+    SILENT_LABELS,
+    SLOT_LABELS,
+    summarise,
+)
 
 # Which answers each silent game offers on the phone (as on the director's sheet form).
 SILENT_OPTIONS = {
@@ -56,6 +71,10 @@ def sheet_data(state: TableState) -> dict:
                 "bid": entry.record.get("bid"),
                 "label": bid_label(entry.record.get("bid", "")),
                 "summary": summarise(entry.record, keys),
+                # Shown under the bid on the sheet: what the bid and the forints alone do not tell.
+                "detailed": bool(
+                    entry.record.get("kontra") or entry.record.get("silent") or entry.record.get("revoke")
+                ),
                 "record": entry.record,
                 "forints": entry.forints,
                 "running": dict(running),
@@ -96,3 +115,114 @@ def sheet_data(state: TableState) -> dict:
             "conflict_reload": _("The sheet changed on another phone: it is shown again."),
         },
     }
+
+
+def _choices(name: str, options, chosen: str) -> list[dict]:
+    """Radio buttons (or options) of one field: value, label, whether it is the chosen one."""
+    return [
+        {"id": f"{name}-{i}", "value": str(value), "label": str(label), "checked": str(value) == chosen}
+        for i, (value, label) in enumerate(options)
+    ]
+
+
+def kontra_words() -> list[str]:
+    return [_("no kontra"), _("kontra"), _("rekontra")]
+
+
+def revoke_times() -> list[tuple[str, str]]:
+    out = []
+    for value, (phase, offence) in REVOKE_TIMES.items():
+        label = str(PHASE_LABELS[phase])
+        if offence:
+            label = f"{label}: {OFFENCE_LABELS[offence]}"
+        out.append((value, label))
+    return out
+
+
+def plain_form(state: TableState, values: dict, number: int, silent_games, pick: bool = False) -> dict:
+    """The plain form of a phone without JavaScript (`ulti.engine.table_entry.plain_record` reads it back).
+
+    Step "pick": the declarer and the bid (a quick bid one tap, any other from the list), one outcome for
+    the whole bid, saved at once or taken to step "details", which asks, for that bid and declarer only,
+    each part's outcome and each defender's kontra, the silent games the bid leaves open, and a revoke. The
+    defaults are the common deal: every part made, no kontra, nothing silent, no revoke. ``values`` are
+    the fields to show (a stored deal being corrected, or a refused form sent again); ``pick`` asks for step
+    one even when they name a bid and a declarer (another bid for a deal being corrected)."""
+    keys = [s.key for s in state.seats]
+    declarer = values.get("declarer", "")
+    bid = values.get("bid_other") or values.get("bid", "")
+    two_bids = bool(values.get("bid_other") and values.get("bid")) and values["bid_other"] != values["bid"]
+    correcting = number in state.deals
+    form = {
+        "number": number,
+        "correcting": correcting,
+        "step": "details" if declarer in keys and bid in BIDS and not (pick or two_bids) else "pick",
+        "declarer": declarer,
+        "bid": bid,
+        "declarers": _choices(
+            "plain-declarer", [(s.key, f"{s.position}. {s.name}") for s in state.seats], declarer
+        ),
+        "quick": _choices("plain-bid", [(name, bid_label(name)) for name in QUICK_BIDS], bid),
+        "others": _choices(
+            "plain-other", [(name, b.hungarian) for name, b in BIDS.items() if name not in QUICK_BIDS], bid
+        ),
+        "outcome": _choices(
+            "plain-outcome", [(v, OUTCOME_LABELS[v]) for v in ("won", "lost")], values.get("outcome") or "won"
+        ),
+    }
+    if form["step"] != "details":
+        return form
+    seat_of = {s.key: s for s in state.seats}
+    defenders = [s for s in state.seats if s.key != declarer]
+    every = values.get("outcome") or "won"
+    levels = list(zip(KONTRA_LEVELS, kontra_words(), strict=True))
+    parts = []
+    for slot in slots_of(bid):
+        kontras = [
+            {
+                "seat": d,
+                "choices": _choices(f"k-{slot}-{d.key}", levels, values.get(f"k_{slot}_{d.key}") or "0"),
+                "name": f"k_{slot}_{d.key}",
+            }
+            for d in defenders
+        ]
+        outcome = values.get(f"r_{slot}") or every
+        parts.append(
+            {
+                "slot": slot,
+                "label": str(SLOT_LABELS[slot]),
+                "name": f"r_{slot}",
+                "outcomes": _choices(
+                    f"r-{slot}", [(v, OUTCOME_LABELS[v]) for v in outcomes_of(slot)], outcome
+                ),
+                "kontras": kontras,
+            }
+        )
+    silent = []
+    for game in silent_games_for(bid, silent_games):
+        options = [("", _("none"))] + [(c, SILENT_CHOICE_LABELS[c]) for c in SILENT_OPTIONS[game]]
+        silent.append(
+            {
+                "game": game,
+                "name": f"s_{game}",
+                "label": str(SILENT_LABELS[game]),
+                "choices": _choices(f"s-{game}", options, values.get(f"s_{game}", "")),
+            }
+        )
+    revoker = values.get("rv_player", "")
+    form.update(
+        declarer_seat=seat_of[declarer],
+        bid_label=bid_label(bid),
+        parts=parts,
+        can_be_impossible=any(len(p["outcomes"]) > 2 for p in parts),
+        impdbl=values.get("impdbl") == "1",
+        silent=silent,
+        revokers=_choices(
+            "rv-player",
+            [("", _("none"))] + [(s.key, f"{s.position}. {s.name}") for s in state.seats],
+            revoker,
+        ),
+        revoke_times=_choices("rv-when", revoke_times(), values.get("rv_when") or "play"),
+        extras_open=bool(silent and any(values.get(f"s_{g['game']}") for g in silent)) or bool(revoker),
+    )
+    return form

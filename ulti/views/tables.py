@@ -9,6 +9,7 @@ while (the same counters as the bridge tables: a guesser is locked out of both),
 
 import json
 import secrets
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import Http404, JsonResponse
@@ -22,11 +23,12 @@ from results.upload_decisions import DecisionsPending
 from tournaments import table_guard
 from tournaments.services import director_alerts
 
-from ..engine.table_entry import QUICK_BIDS, plain_record
+from ..engine.sheet import BIDS
+from ..engine.table_entry import QUICK_BIDS, DealError, chosen_bid, plain_fields, plain_record
 from ..services import UltiError, live, loading, table_entry
 from ..services import round_clock as clocks
 from .common import MANAGE, round_or_deny, show_errors, table_or_deny
-from .table_data import bid_choices, entry_data, sheet_data
+from .table_data import bid_choices, entry_data, plain_form, sheet_data
 
 
 def _round_context(rnd, **extra):
@@ -168,18 +170,36 @@ def table_page(request, code):
         raise Http404
     if request.method == "POST":
         return _post(request, found)
+    return _page(request, found, query=request.GET)
+
+
+def _silent_games(rnd) -> tuple[str, ...]:
+    return tuple(loading.settings_of(rnd.event).ruleset.silent_games)
+
+
+def _page(request, found, *, query=None, sent=None, status=200):
+    """The phone page. The plain form shows ``sent`` (a refused plain form, as it came), or what the
+    address asks (``query``): ``deal`` a number (a stored deal opens to be corrected), ``declarer`` and
+    ``bid`` step one's choice (shown as step two)."""
     state = table_entry.state_of(found)
     rnd = found.table.round
     clock = clocks.clock_of(rnd)
+    silent_games = _silent_games(rnd)
     data = sheet_data(state)
     data.update(
         bids=bid_choices(),
         quick=list(QUICK_BIDS),
         key=secrets.token_hex(12),
-        silent_games=[
-            {"four_aces": "aces"}.get(g, g) for g in loading.settings_of(rnd.event).ruleset.silent_games
-        ],
+        silent_games=[{"four_aces": "aces"}.get(g, g) for g in silent_games],
     )
+    next_deal = min(len(state.deals) + 1, state.required)
+    asked = sent if sent is not None else {k: query[k] for k in ("declarer", "bid") if query and query.get(k)}
+    wanted = str((sent or {}).get("number") or (query or {}).get("deal") or "")
+    number = int(wanted) if wanted.isdecimal() and 1 <= int(wanted) <= next_deal else next_deal
+    values = dict(asked)
+    stored = state.deals.get(number)
+    if stored is not None and sent is None:  # a correction opens with the stored deal (or its new bid)
+        values = plain_fields(stored.record) | values
     return render(
         request,
         "ulti/table.html",
@@ -191,16 +211,57 @@ def table_page(request, code):
             "clock": clock,
             "current": table_entry.is_current(rnd),
             "post_url": reverse("ulti_table", args=[found.code]),
-            "next_deal": min(len(state.deals) + 1, state.required),
+            "next_deal": next_deal,
+            "plain": plain_form(state, values, number, silent_games, pick=bool(query and query.get("pick"))),
+            # A complete sheet hides the form, unless the address or a refusal asks for a deal.
+            "plain_shown": not state.complete or bool(sent is not None or (query and query.get("deal"))),
             "data": data,
         },
+        status=status,
     )
+
+
+def _plain_refused(request, code, texts: list[str]):
+    """A refused plain form: the page again, the form as it was sent, the reasons above it (nothing was
+    written); 400 so that nothing mistakes it for a stored deal."""
+    for text in texts:
+        messages.error(request, text)
+    sent = {
+        k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "key", "kind", "based_on")
+    }
+    return _page(request, code, sent=sent, status=400)
+
+
+def _plain_details(request, code):
+    """Step one of the plain form asked for the rest of the deal: step two's address for its bid and
+    declarer (a GET, so that reloading it posts nothing)."""
+    try:
+        bid = chosen_bid(request.POST)
+    except DealError as error:
+        return _plain_refused(request, code, [table_entry.deal_message(error)])
+    declarer = request.POST.get("declarer", "")
+    keys = [s.key for s in table_entry.seats_of(code.table)]
+    problems = []
+    if declarer not in keys:
+        problems.append(table_entry.deal_message(DealError("declarer")))
+    if bid not in BIDS:
+        problems.append(table_entry.deal_message(DealError("bid", bid)))
+    if problems:
+        return _plain_refused(request, code, problems)
+    query = urlencode({"deal": request.POST.get("number", ""), "declarer": declarer, "bid": bid})
+    return redirect(f"{reverse('ulti_table', args=[code.code])}?{query}#deal-picker")
 
 
 def _post(request, code):
     data = request.POST
-    if data.get("record") is None and data.get("bid") is not None:  # the plain form (no JavaScript)
-        record = plain_record(data.get("declarer"), data.get("bid"), data.get("outcome"))
+    plain = data.get("record") is None and data.get("kind") == "deal"  # the plain form (no JavaScript)
+    if plain and data.get("step") == "details":
+        return _plain_details(request, code)
+    if plain:
+        try:
+            record = plain_record(data)
+        except DealError as error:
+            return _plain_refused(request, code, [table_entry.deal_message(error)])
     else:
         try:
             record = json.loads(data.get("record") or "{}")
@@ -228,6 +289,8 @@ def _post(request, code):
             409,
         )
     except table_entry.EntryRefused as refused:
+        if plain and not table_guard.wants_json(request):
+            return _plain_refused(request, code, refused.messages)
         return _answer(request, code, {"status": "refused", "messages": refused.messages}, 400)
     entry = answer.entry
     if entry.kind == entry.Kind.DEAL:

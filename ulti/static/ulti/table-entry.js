@@ -261,10 +261,13 @@
     });
   }
   if (picker) {
-    fresh(count < data.required ? count + 1 : count);
+    // The address may ask for a deal to correct (the plain page's links: ?deal=n).
+    var asked = parseInt(new URLSearchParams(window.location.search).get("deal") || "", 10);
+    fresh(asked >= 1 && asked <= Math.min(count + 1, data.required) ? asked : (count < data.required ? count + 1 : count));
     render();
     root.querySelectorAll(".deal-edit").forEach(function (b) {
-      b.addEventListener("click", function () {
+      b.addEventListener("click", function (event) {
+        event.preventDefault();
         fresh(parseInt(b.dataset.number, 10));
         picker.hidden = false;
         render();
@@ -272,7 +275,7 @@
       });
     });
     var correct = document.getElementById("deal-correct");
-    if (correct) correct.addEventListener("click", function () { fresh(count); picker.hidden = false; render(); picker.scrollIntoView(); });
+    if (correct) correct.addEventListener("click", function (event) { event.preventDefault(); fresh(count); picker.hidden = false; render(); picker.scrollIntoView(); });
   }
 
   try {

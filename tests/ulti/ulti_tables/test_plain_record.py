@@ -1,0 +1,180 @@
+"""The plain form's deal (`ulti.engine.table_entry.plain_record`, a phone without JavaScript) is the picker's
+deal: for any deal the picker can send, the fields a browser posts from the plain form make the same
+record, and the sheet engine settles both to the same forints (or refuses both alike). What only the plain
+form asks (an impossible part doubled in the first round, an irregularity in the bidding) settles too."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ulti.engine import sheet
+from ulti.engine import table_entry as deals
+from ulti.engine.scoring import MAUSZ, SZOLNOK
+
+KEYS = ["11", "12", "13"]
+BIDS = sorted(sheet.BIDS)
+RULES = {
+    "mausz": (MAUSZ, ("100", "four_aces", "ulti")),
+    "szolnok": (SZOLNOK, ("100", "four_aces", "ulti", "durchmars")),
+}
+SILENT_OPTIONS = {  # what the picker offers per silent game (ulti.views.table_data.SILENT_OPTIONS)
+    "100": ("declarer", "defenders", "declarer_notrick", "defenders_notrick"),
+    "aces": ("declarer", "defenders", "defenders_split"),
+    "ulti": ("declarer", "defenders", "declarer_failed", "defenders_failed"),
+    "durchmars": ("declarer", "defenders"),
+}
+
+
+@st.composite
+def picked(draw, silent_games):
+    """A deal as the picker sends it: every part's outcome (impossible only where its chip offers it), the
+    kontras tapped (0 after tapping back), silent games, a revoke in play or while dealing."""
+    bid = draw(st.sampled_from(BIDS))
+    declarer = draw(st.sampled_from(KEYS))
+    defenders = [k for k in KEYS if k != declarer]
+    slots = sheet.slots_of(bid)
+    results = {slot: draw(st.sampled_from(deals.outcomes_of(slot))) for slot in slots}
+    kontra = {
+        slot: {d: draw(st.integers(0, 2)) for d in draw(st.sets(st.sampled_from(defenders), min_size=1))}
+        for slot in slots
+        if draw(st.booleans())
+    }
+    games = deals.silent_games_for(bid, silent_games)
+    silent = {g: draw(st.sampled_from(SILENT_OPTIONS[g])) for g in games if draw(st.integers(0, 3)) == 0}
+    revoke = None
+    if draw(st.integers(0, 5)) == 0:
+        revoke = {
+            "player": draw(st.sampled_from(KEYS)),
+            "phase": draw(st.sampled_from(["play", "deal"])),
+            "offence": "",
+        }
+    return {
+        "declarer": declarer,
+        "bid": bid,
+        "results": results,
+        "kontra": kontra,
+        "silent": silent,
+        "revoke": revoke,
+    }
+
+
+def browser_fields(raw: dict, silent_games) -> dict[str, str]:
+    """What the browser posts from the plain form's step two for the same deal: every control of the
+    page with its value, the untouched ones at their defaults ("0", "", "play")."""
+    declarer, bid = raw["declarer"], raw["bid"]
+    fields = {"declarer": declarer, "bid": bid, "kind": "deal", "number": "1", "key": "k" * 12}
+    for slot in sheet.slots_of(bid):
+        fields[f"r_{slot}"] = raw["results"][slot]
+        for d in KEYS:
+            if d != declarer:
+                fields[f"k_{slot}_{d}"] = str(raw["kontra"].get(slot, {}).get(d, 0))
+    for game in deals.silent_games_for(bid, silent_games):
+        fields[f"s_{game}"] = raw["silent"].get(game, "")
+    revoke = raw["revoke"]
+    fields["rv_player"] = revoke["player"] if revoke else ""
+    fields["rv_when"] = revoke["phase"] if revoke else "play"
+    return fields
+
+
+def settled(record, rules):
+    line = sheet.settle_sheet([(1, record)], KEYS, rules, 10).lines[0]
+    if line.error is not None:
+        refusal = line.error.params.get("refusal")
+        return ("refused", line.error.kind, refusal.template if refusal else line.error.detail)
+    assert sum(line.forints.values()) == 0
+    return ("settled", line.forints)
+
+
+@pytest.mark.parametrize("rule_set", sorted(RULES))
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_plain_form_posts_the_pickers_deal(rule_set, data):
+    rules, silent_games = RULES[rule_set]
+    raw = data.draw(picked(silent_games))
+    from_picker = deals.clean(raw, KEYS, 1, silent_games)
+    from_form = deals.clean(deals.plain_record(browser_fields(raw, silent_games)), KEYS, 1, silent_games)
+    assert from_form == from_picker
+    assert settled(from_form, rules) == settled(from_picker, rules)
+    # A stored deal shown again for a correction posts itself unchanged.
+    assert (
+        deals.clean(deals.plain_record(deals.plain_fields(from_picker)), KEYS, 1, silent_games) == from_picker
+    )
+
+
+@given(
+    st.sampled_from(BIDS),
+    st.sampled_from(sorted(sheet.SILENT_GAMES)),
+    st.sampled_from(sorted(sheet.SILENT_CHOICES)),
+)
+def test_the_silent_games_the_form_leaves_out_are_ones_the_engine_refuses(bid, game, choice):
+    """The plain form offers only `silent_games_for` the bid; every other silent game is refused anyway."""
+    if game in deals.silent_games_for(bid, ("100", "four_aces", "ulti", "durchmars")):
+        return
+    record = deals.clean({"declarer": "11", "bid": bid, "silent": {game: choice}}, KEYS, 1)
+    outcome = settled(record, SZOLNOK)
+    assert outcome[0] == "refused" and outcome[1] == "engine"
+
+
+def test_step_one_gives_every_part_the_one_outcome():
+    raw = deals.plain_record({"declarer": "12", "bid": "40-100 ulti", "outcome": "lost"})
+    assert (
+        raw["results"] == {"hundred": "lost", "ulti": "lost"}
+        and raw["kontra"] == {}
+        and raw["revoke"] is None
+    )
+    assert deals.plain_record({"declarer": "12", "bid_other": "red 20-100"})["results"] == {"hundred": "won"}
+    with pytest.raises(deals.DealError) as error:
+        deals.plain_record({"declarer": "12", "bid": "passz", "bid_other": "red 20-100"})
+    assert error.value.code == "two_bids"
+
+
+def test_what_only_the_plain_form_asks_settles_zero_sum():
+    # An impossible ulti doubled in the first round pays as a failed ulti with its kontra (I.4 (5)).
+    fields = {
+        "declarer": "11",
+        "bid": "ulti",
+        "r_ulti": "impossible",
+        "r_parti": "won",
+        "k_ulti_12": "1",
+        "impdbl": "1",
+    }
+    doubled = deals.clean(deals.plain_record(fields), KEYS, 1)
+    assert doubled["impossible_doubled"] is True and doubled["kontra"] == {"ulti": {"12": 1}}
+    plain = deals.clean(deals.plain_record(fields | {"impdbl": ""}), KEYS, 1)
+    assert settled(doubled, MAUSZ)[1]["11"] < settled(plain, MAUSZ)[1]["11"] < 0
+    # The declarer revealed a non-red trump suit in the bidding: double the bid to each defender (I.6 (2)).
+    fields = {"declarer": "11", "bid": "40-100", "rv_player": "11", "rv_when": "bidding:trump suit"}
+    record = deals.clean(deals.plain_record(fields), KEYS, 1)
+    assert record["revoke"] == {"player": "11", "phase": "bidding", "offence": "trump suit"}
+    assert settled(record, MAUSZ) == ("settled", {"11": -160, "12": 80, "13": 80})
+    assert deals.plain_fields(record)["rv_when"] == "bidding:trump suit"
+    # ... which only the declarer can do: a defender's is the engine's refusal.
+    record = deals.clean(deals.plain_record(fields | {"rv_player": "12"}), KEYS, 1)
+    assert settled(record, MAUSZ) == (
+        "refused",
+        "engine",
+        "revealing the trump suit is an offence of the declarer",
+    )
+
+
+@pytest.mark.parametrize(
+    "fields, code",
+    [
+        ({"declarer": "11", "bid": "ulti", "k_ulti_11": "1"}, "kontra"),  # the declarer doubles
+        ({"declarer": "11", "bid": "ulti", "k_ulti_12": "3"}, "kontra"),  # no level beyond rekontra
+        ({"declarer": "11", "bid": "ulti", "k_betli_12": "1"}, "kontra"),  # not a part of the bid
+        ({"declarer": "11", "bid": "ulti", "r_ulti": "maybe"}, "outcome"),
+        ({"declarer": "11", "bid": "passz", "r_parti": "impossible"}, None),  # the engine's refusal
+        ({"declarer": "11", "bid": "passz", "rv_player": "12", "rv_when": "lunch"}, "revoke"),
+        ({"declarer": "11", "bid": "passz", "s_durchmars": "declarer"}, "silent"),  # not under MAUSZ
+    ],
+)
+def test_what_the_plain_form_cannot_send_is_refused(fields, code):
+    raw = deals.plain_record(fields)
+    if code is None:
+        record = deals.clean(raw, KEYS, 1, ("100", "four_aces", "ulti"))
+        assert settled(record, MAUSZ)[:2] == ("refused", "engine")
+        return
+    with pytest.raises(deals.DealError) as error:
+        deals.clean(raw, KEYS, 1, ("100", "four_aces", "ulti"))
+    assert error.value.code == code
