@@ -1,0 +1,129 @@
+"""The ulti table phone with JavaScript off (issue #18), headless Chromium at 390 px: the plain form enters
+a deal with a kontra and a part lost in step two, an impossible combination is refused in Hungarian with
+nothing written and the form kept, the common deal takes three taps in step one, and the page fits the
+phone with no serious accessibility violation. Screenshots in var/. Runs with BROWSER=1."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from tests.e2e.test_ulti_table_browser import AXE, ROOT, RUN_AXE, WIDTH, _until, phone, played  # noqa: F401
+
+pytestmark = [pytest.mark.e2e]
+
+
+def _scripts(driver, on: bool):
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+
+def _fits(driver):
+    return driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth];") == [
+        WIDTH,
+        WIDTH,
+    ]
+
+
+def _tap(driver, css):
+    from selenium.webdriver.common.by import By
+
+    element = driver.find_element(By.CSS_SELECTOR, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+    element.click()
+
+
+def _sheet_fits(driver):
+    """The score sheet needs no sideways scrolling of its own (its box scrolls, the page would not show it)."""
+    return driver.execute_script(
+        "var t = document.getElementById('ulti-sheet'); return t.scrollWidth <= t.parentElement.clientWidth;"
+    )
+
+
+def _rows(driver):
+    from selenium.webdriver.common.by import By
+
+    return len(driver.find_elements(By.CSS_SELECTOR, "#ulti-sheet tbody tr[data-entry]"))
+
+
+def _shot(driver, name):
+    (ROOT / "var").mkdir(exist_ok=True)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": WIDTH, "height": max(height, 800), "deviceScaleFactor": 1, "mobile": True},
+    )
+    driver.save_screenshot(str(ROOT / "var" / name))
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": WIDTH, "height": 1600, "deviceScaleFactor": 1, "mobile": True},
+    )
+
+
+def test_the_plain_form_without_javascript_on_a_phone(phone, live_server, played):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from ulti.models import TableEntry
+    from ulti.services import table_entry
+
+    rnd, director = played
+    code = table_entry.create_codes(rnd, director)[0]
+    seats = table_entry.seats_of(code.table)
+    url = live_server.url + reverse("ulti_table", args=[code.code])
+    _scripts(phone, False)
+    phone.get(url)
+    assert phone.find_element(By.ID, "deal-plain-form").get_attribute("data-step") == "pick"
+    assert _fits(phone)
+    _shot(phone, "ulti-plain-step1.png")
+
+    # Step one: the declarer, the bid, then the rest of the deal.
+    _tap(phone, 'label[for="plain-declarer-1"]')
+    _tap(phone, 'label[for="plain-bid-4"]')  # Ulti
+    _tap(phone, "#plain-details")
+    assert _until(
+        lambda: phone.find_element(By.ID, "deal-plain-form").get_attribute("data-step") == "details"
+    )
+    assert phone.find_element(By.ID, "deal-plain-form").get_attribute("data-step") == "details"
+    assert phone.find_element(By.ID, "plain-bid-label").text == "Ulti"
+    assert _fits(phone)
+    defender = seats[2]
+    _tap(phone, f'label[for="k-ulti-{defender.key}-1"]')  # kontra on the ulti
+    _tap(phone, 'label[for="r-parti-1"]')  # the parti lost
+    # A silent 100 of the declarer beside a parti he lost: refused, in Hungarian, nothing written.
+    _tap(phone, ".plain-extras summary")
+    Select(phone.find_element(By.ID, "plain-s_100")).select_by_value("declarer")
+    _shot(phone, "ulti-plain-step2.png")
+    _tap(phone, "#plain-save")
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, ".alert-danger"))
+    alerts = phone.find_elements(By.CSS_SELECTOR, ".alert-danger")
+    assert len(alerts) == 1  # shown once
+    alert = alerts[0].text
+    assert "1. leosztás: az ütéssel teljesített csendes 100 ugyanannak a félnek nyeri a partit" in alert
+    assert not TableEntry.objects.exists()
+    assert phone.find_element(By.ID, f"k-ulti-{defender.key}-1").is_selected()
+    assert _fits(phone)
+    _shot(phone, "ulti-plain-refused.png")
+    # Put right: no silent 100. Saved with its kontra, shown on the sheet.
+    Select(phone.find_element(By.ID, "plain-s_100")).select_by_value("")
+    _tap(phone, "#plain-save")
+    assert _until(lambda: TableEntry.objects.exists() and _rows(phone) == 1)
+    entry = TableEntry.objects.get()
+    assert entry.record["kontra"] == {"ulti": {defender.key: 1}}
+    assert entry.record["results"] == {"ulti": "won", "parti": "lost"}
+    assert "kontra (3)" in phone.find_element(By.CSS_SELECTOR, "#ulti-sheet tbody tr.deal-summary").text
+
+    # The common deal: three taps in step one.
+    _tap(phone, 'label[for="plain-declarer-0"]')
+    _tap(phone, 'label[for="plain-bid-0"]')  # Passz
+    _tap(phone, "#plain-save")
+    assert _until(lambda: _rows(phone) == 2)
+    assert TableEntry.objects.get(number=2).record["bid"] == "passz"
+    assert _fits(phone) and _sheet_fits(phone)
+    _shot(phone, "ulti-plain-sheet.png")
+
+    if AXE.exists():  # the page as the phone without JavaScript shows it, checked by axe (run from here)
+        phone.get(url + "?deal=1")
+        _scripts(phone, True)
+        phone.set_script_timeout(60)
+        phone.execute_script(AXE.read_text(encoding="utf-8"))
+        assert json.loads(phone.execute_async_script(RUN_AXE)) == []
