@@ -127,3 +127,57 @@ def test_the_plain_form_without_javascript_on_a_phone(phone, live_server, played
         phone.set_script_timeout(60)
         phone.execute_script(AXE.read_text(encoding="utf-8"))
         assert json.loads(phone.execute_async_script(RUN_AXE)) == []
+
+
+def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):  # noqa: F811
+    """With JavaScript on, the picker sends an impossible ulti doubled in the first round and a revoke in
+    the bidding, and stores the record the plain form makes of the same deal."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from ulti.engine import table_entry as deals
+    from ulti.models import TableEntry
+    from ulti.services import table_entry
+
+    rnd, director = played
+    code = table_entry.create_codes(rnd, director)[0]
+    seats = table_entry.seats_of(code.table)
+    keys = [s.key for s in seats]
+    phone.get(live_server.url + reverse("ulti_table", args=[code.code]))
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
+    # Deal 1: ulti by seat 1, the ulti impossible (two taps), a kontra by seat 2, doubled in the first round.
+    phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[0].click()
+    phone.find_element(By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Ulti']").click()
+    for _ in range(2):
+        phone.find_element(By.CSS_SELECTOR, '#deal-picker .outcome-chip[data-slot="ulti"]').click()
+    _tap(phone, "#deal-picker details summary")
+    phone.find_element(By.XPATH, "//details//button[normalize-space()='2. nincs kontra']").click()
+    _tap(phone, "#picker-impdbl")
+    _tap(phone, "#deal-save")
+    assert _until(lambda: _rows(phone) == 1)
+    fields = {
+        "declarer": keys[0],
+        "bid": "ulti",
+        "r_ulti": "impossible",
+        f"k_ulti_{keys[1]}": "1",
+        "impdbl": "1",
+    }
+    stored = TableEntry.objects.get(number=1).record
+    assert stored == deals.clean(deals.plain_record(fields), keys, 1)
+    assert stored["impossible_doubled"] is True
+    # Deal 2: 40-100 by seat 2, who revealed the trump suit in the bidding.
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
+    phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[1].click()
+    phone.find_element(
+        By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='40-100']"
+    ).click()
+    _tap(phone, "#deal-picker details summary")
+    Select(phone.find_element(By.CSS_SELECTOR, "#deal-picker details select:last-of-type")).select_by_value(
+        f"{keys[1]}|bidding:trump suit"
+    )
+    _tap(phone, "#deal-save")
+    assert _until(lambda: _rows(phone) == 2)
+    entry = TableEntry.objects.get(number=2)
+    fields = {"declarer": keys[1], "bid": "40-100", "rv_player": keys[1], "rv_when": "bidding:trump suit"}
+    assert entry.record == deals.clean(deals.plain_record(fields), keys, 2)
+    assert entry.forints == {keys[0]: 160, keys[1]: -320, keys[2]: 160}  # 40-100 doubled, 20 Ft a unit

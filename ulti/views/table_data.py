@@ -111,6 +111,7 @@ def sheet_data(state: TableState) -> dict:
             "correcting": _("correction"),
             "new_deal": _("New deal instead"),
             "revoke": _("Revoke (renonsz)"),
+            "impossible_doubled": _("The impossible part was doubled in the first round of kontras"),
             "nobody": _("none"),
             "conflict_reload": _("The sheet changed on another phone: it is shown again."),
         },

@@ -24,11 +24,11 @@ from tournaments import table_guard
 from tournaments.services import director_alerts
 
 from ..engine.sheet import BIDS
-from ..engine.table_entry import QUICK_BIDS, DealError, chosen_bid, plain_fields, plain_record
+from ..engine.table_entry import QUICK_BIDS, REVOKE_TIMES, DealError, chosen_bid, plain_fields, plain_record
 from ..services import UltiError, live, loading, table_entry
 from ..services import round_clock as clocks
 from .common import MANAGE, round_or_deny, show_errors, table_or_deny
-from .table_data import bid_choices, entry_data, plain_form, sheet_data
+from .table_data import bid_choices, entry_data, plain_form, revoke_times, sheet_data
 
 
 def _round_context(rnd, **extra):
@@ -191,6 +191,15 @@ def _page(request, found, *, query=None, sent=None, status=200):
         quick=list(QUICK_BIDS),
         key=secrets.token_hex(12),
         silent_games=[{"four_aces": "aces"}.get(g, g) for g in silent_games],
+        revoke_times=[
+            {
+                "value": value,
+                "label": label,
+                "phase": REVOKE_TIMES[value][0],
+                "offence": REVOKE_TIMES[value][1],
+            }
+            for value, label in revoke_times()
+        ],
     )
     next_deal = min(len(state.deals) + 1, state.required)
     asked = sent if sent is not None else {k: query[k] for k in ("declarer", "bid") if query and query.get(k)}

@@ -1,7 +1,6 @@
 """The plain form's deal (`ulti.engine.table_entry.plain_record`, a phone without JavaScript) is the picker's
 deal: for any deal the picker can send, the fields a browser posts from the plain form make the same
-record, and the sheet engine settles both to the same forints (or refuses both alike). What only the plain
-form asks (an impossible part doubled in the first round, an irregularity in the bidding) settles too."""
+record, and the sheet engine settles both to the same forints (or refuses both alike)."""
 
 import pytest
 from hypothesis import given, settings
@@ -28,7 +27,7 @@ SILENT_OPTIONS = {  # what the picker offers per silent game (ulti.views.table_d
 @st.composite
 def picked(draw, silent_games):
     """A deal as the picker sends it: every part's outcome (impossible only where its chip offers it), the
-    kontras tapped (0 after tapping back), silent games, a revoke in play or while dealing."""
+    kontras tapped (0 after tapping back), silent games, a revoke, an impossible part doubled."""
     bid = draw(st.sampled_from(BIDS))
     declarer = draw(st.sampled_from(KEYS))
     defenders = [k for k in KEYS if k != declarer]
@@ -43,11 +42,10 @@ def picked(draw, silent_games):
     silent = {g: draw(st.sampled_from(SILENT_OPTIONS[g])) for g in games if draw(st.integers(0, 3)) == 0}
     revoke = None
     if draw(st.integers(0, 5)) == 0:
-        revoke = {
-            "player": draw(st.sampled_from(KEYS)),
-            "phase": draw(st.sampled_from(["play", "deal"])),
-            "offence": "",
-        }
+        phase, offence = draw(st.sampled_from(sorted(deals.REVOKE_TIMES.values())))
+        revoke = {"player": draw(st.sampled_from(KEYS)), "phase": phase, "offence": offence}
+    # The picker offers the box only beside an impossible part.
+    doubled = "impossible" in results.values() and draw(st.booleans())
     return {
         "declarer": declarer,
         "bid": bid,
@@ -55,6 +53,7 @@ def picked(draw, silent_games):
         "kontra": kontra,
         "silent": silent,
         "revoke": revoke,
+        "impossible_doubled": doubled,
     }
 
 
@@ -72,7 +71,11 @@ def browser_fields(raw: dict, silent_games) -> dict[str, str]:
         fields[f"s_{game}"] = raw["silent"].get(game, "")
     revoke = raw["revoke"]
     fields["rv_player"] = revoke["player"] if revoke else ""
-    fields["rv_when"] = revoke["phase"] if revoke else "play"
+    when = {times: value for value, times in deals.REVOKE_TIMES.items()}
+    fields["rv_when"] = when[(revoke["phase"], revoke["offence"])] if revoke else "play"
+    if raw["impossible_doubled"]:  # the box the page shows beside a part that can be impossible
+        assert set(sheet.slots_of(bid)) & set(deals.IMPOSSIBLE_SLOTS)
+        fields["impdbl"] = "1"
     return fields
 
 
@@ -128,7 +131,7 @@ def test_step_one_gives_every_part_the_one_outcome():
     assert error.value.code == "two_bids"
 
 
-def test_what_only_the_plain_form_asks_settles_zero_sum():
+def test_an_impossible_part_doubled_and_a_revoke_in_the_bidding_settle():
     # An impossible ulti doubled in the first round pays as a failed ulti with its kontra (I.4 (5)).
     fields = {
         "declarer": "11",

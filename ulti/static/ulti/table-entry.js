@@ -128,7 +128,8 @@
     data.deals.forEach(function (d) { if (d.number === number) old = d.record; });
     deal = {number: number, correcting: !!old, declarer: old ? old.declarer : "", bid: old ? old.bid : "",
             results: old ? Object.assign({}, old.results) : {}, kontra: old ? JSON.parse(JSON.stringify(old.kontra || {})) : {},
-            silent: old ? Object.assign({}, old.silent || {}) : {}, revoke: old ? old.revoke : null};
+            silent: old ? Object.assign({}, old.silent || {}) : {}, revoke: old ? old.revoke : null,
+            impossible_doubled: old ? !!old.impossible_doubled : false};
   }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -209,18 +210,30 @@
       s.addEventListener("change", function () { if (s.value) deal.silent[game] = s.value; else delete deal.silent[game]; });
       details.appendChild(s);
     });
+    if (slots.some(function (slot) { return deal.results[slot] === "impossible"; })) {
+      // I.4 (5): an impossible part doubled in the first round pays as failed with its kontra.
+      var box = el("div", {"class": "form-check mt-1"});
+      var tick = el("input", {type: "checkbox", "class": "form-check-input", id: "picker-impdbl"});
+      tick.checked = deal.impossible_doubled;
+      tick.addEventListener("change", function () { deal.impossible_doubled = tick.checked; });
+      box.appendChild(tick);
+      box.appendChild(el("label", {"class": "form-check-label small", "for": "picker-impdbl"}, words.impossible_doubled));
+      details.appendChild(box);
+    }
     var rv = el("select", {"class": "form-select form-select-sm mt-1", "aria-label": words.revoke});
     rv.appendChild(el("option", {value: ""}, words.revoke + ": " + words.nobody));
     seats.forEach(function (s) {
-      ["play", "deal"].forEach(function (phase) {
-        var o = el("option", {value: s.key + "|" + phase}, words.revoke + ": " + s.position + ". " + s.name + ", " + words.phases[phase]);
-        if (deal.revoke && deal.revoke.player === s.key && deal.revoke.phase === phase) o.selected = true;
+      data.revoke_times.forEach(function (time) {
+        var o = el("option", {value: s.key + "|" + time.value}, words.revoke + ": " + s.position + ". " + s.name + ", " + time.label);
+        if (deal.revoke && deal.revoke.player === s.key && deal.revoke.phase === time.phase &&
+            (deal.revoke.offence || "") === time.offence) o.selected = true;
         rv.appendChild(o);
       });
     });
     rv.addEventListener("change", function () {
       var parts = rv.value.split("|");
-      deal.revoke = rv.value ? {player: parts[0], phase: parts[1], offence: ""} : null;
+      var time = data.revoke_times.filter(function (t) { return t.value === parts[1]; })[0];
+      deal.revoke = rv.value && time ? {player: parts[0], phase: time.phase, offence: time.offence} : null;
     });
     details.appendChild(rv);
     body.appendChild(details);
@@ -243,7 +256,7 @@
       if (slots.indexOf(slot) >= 0) kontra[slot] = deal.kontra[slot];
     });
     var record = {declarer: deal.declarer, bid: deal.bid, results: results, kontra: kontra,
-                  silent: deal.silent, revoke: deal.revoke};
+                  silent: deal.silent, revoke: deal.revoke, impossible_doubled: deal.impossible_doubled};
     var key = newKey();
     var number = deal.number;
     var fields = {key: key, kind: "deal", number: String(number), based_on: head, record: JSON.stringify(record)};
