@@ -256,6 +256,14 @@ def test_a_deal_is_corrected_without_javascript(codes):
     latest = TableEntry.objects.filter(code=code, number=1).order_by("pk").last()
     assert latest.record["kontra"] == {"parti": {defender.key: 1}}
     assert table_entry.state_of(code).deals[1].pk == latest.pk and len(table_entry.state_of(code).deals) == 2
+    # Another bid for deal 2: step one, with the stored declarer and bid chosen; a number beyond the
+    # sheet's next deal is not a deal to correct.
+    stored = TableEntry.objects.get(code=code, number=2).record
+    page = phone.get(_url(code) + "?deal=2&pick=1").content.decode()
+    pick = PlainForm(page)
+    assert 'data-step="pick"' in page and pick.hidden["number"] == "2"
+    assert pick.fields()["declarer"] == stored["declarer"] and pick.fields()["bid"] == stored["bid"]
+    assert PlainForm(phone.get(_url(code) + "?deal=9").content.decode()).hidden["number"] == "3"
 
 
 def test_a_complete_sheet_hides_the_form_until_a_deal_is_asked_for(codes):
