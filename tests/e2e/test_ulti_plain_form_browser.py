@@ -151,6 +151,12 @@ def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):
     for _ in range(2):
         phone.find_element(By.CSS_SELECTOR, '#deal-picker .outcome-chip[data-slot="ulti"]').click()
     _tap(phone, "#deal-picker details summary")
+    # Beside an ulti the picker asks for a silent 100 and four aces, not for a silent ulti (as the form).
+    labels = [
+        s.get_attribute("aria-label")
+        for s in phone.find_elements(By.CSS_SELECTOR, "#deal-picker details select")
+    ]
+    assert "csendes száz" in labels and "csendes négy ász" in labels and "csendes ulti" not in labels
     phone.find_element(By.XPATH, "//details//button[normalize-space()='2. nincs kontra']").click()
     _tap(phone, "#picker-impdbl")
     _tap(phone, "#deal-save")

@@ -37,8 +37,17 @@ def bid_label(name: str) -> str:
     return (bid.hungarian if bid else name).replace("-", "\u2011")
 
 
-def bid_choices() -> list[dict]:
-    return [{"name": name, "label": bid.hungarian, "slots": slots_of(name)} for name, bid in BIDS.items()]
+def bid_choices(silent_games) -> list[dict]:
+    """Every bid with its parts and the silent games worth asking about beside it (as the plain form)."""
+    return [
+        {
+            "name": name,
+            "label": bid.hungarian,
+            "slots": slots_of(name),
+            "silent": silent_games_for(name, silent_games),
+        }
+        for name, bid in BIDS.items()
+    ]
 
 
 def entry_data(entry) -> dict | None:

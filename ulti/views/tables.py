@@ -187,7 +187,7 @@ def _page(request, found, *, query=None, sent=None, status=200):
     silent_games = _silent_games(rnd)
     data = sheet_data(state)
     data.update(
-        bids=bid_choices(),
+        bids=bid_choices(silent_games),
         quick=list(QUICK_BIDS),
         key=secrets.token_hex(12),
         silent_games=[{"four_aces": "aces"}.get(g, g) for g in silent_games],

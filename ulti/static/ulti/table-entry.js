@@ -152,6 +152,7 @@
     return box;
   }
   function slotsOf() { return deal.bid && bids[deal.bid] ? bids[deal.bid].slots : []; }
+  function silentOf() { return deal.bid && bids[deal.bid] ? bids[deal.bid].silent : []; }
   function render() {
     if (!picker) return;
     var fmt = words.deal.replace("%(n)s", deal.number);
@@ -199,7 +200,8 @@
         });
       })));
     });
-    data.silent_games.forEach(function (game) {
+    // Only the silent games the bid leaves open (none in a no-trump game, none it bids already).
+    silentOf().forEach(function (game) {
       var s = el("select", {"class": "form-select form-select-sm", "aria-label": words.silent[game]});
       s.appendChild(el("option", {value: ""}, words.silent[game] + ": –"));
       words.silent_options[game].forEach(function (choice) {
@@ -255,8 +257,10 @@
     Object.keys(deal.kontra).forEach(function (slot) {
       if (slots.indexOf(slot) >= 0) kontra[slot] = deal.kontra[slot];
     });
+    var silent = {};  // a silent game chosen beside an earlier bid and not offered beside this one: dropped
+    silentOf().forEach(function (game) { if (deal.silent[game]) silent[game] = deal.silent[game]; });
     var record = {declarer: deal.declarer, bid: deal.bid, results: results, kontra: kontra,
-                  silent: deal.silent, revoke: deal.revoke, impossible_doubled: deal.impossible_doubled};
+                  silent: silent, revoke: deal.revoke, impossible_doubled: deal.impossible_doubled};
     var key = newKey();
     var number = deal.number;
     var fields = {key: key, kind: "deal", number: String(number), based_on: head, record: JSON.stringify(record)};
