@@ -6,7 +6,9 @@ streamed with COPY on PostgreSQL (psycopg 3 `cursor.copy`) and inserted with one
 batch elsewhere. Only for models without signals or save() logic of their own.
 """
 
+import gc
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
@@ -16,6 +18,22 @@ _BATCH = 500  # rows per INSERT off PostgreSQL (SQLite allows 32,766 parameters 
 # round trip for them all); more go by COPY (two round trips, but far less work per value than binding
 # values on the client: a 200-row standings table binds in ~10 ms, streams in ~2 ms).
 INLINE_VALUES = 200
+
+
+@contextmanager
+def gc_paused():
+    """The cyclic garbage collector held off while a recompute builds and drops its rows (tens of thousands
+    of tuples and engine entries for 1,000 pairs): the full collections they triggered walked every object
+    of the worker, Django's included, and were up to half of a recompute's CPU time (and its slowest runs).
+    Those rows hold no reference cycles, so reference counting frees them; the collector is on again after."""
+    if not gc.isenabled():  # nested, or off already
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def insert_rows(model, fields: Sequence[str], rows: Iterable[tuple]) -> None:
@@ -124,6 +142,10 @@ def _fetch_all(compilers, statements) -> list[list[tuple]]:
     return out
 
 
+def _is_int(param) -> bool:
+    return isinstance(param, int) and not isinstance(param, bool)
+
+
 _SHAPES: dict = {}  # key -> (compilers, statements, where each stand-in's value goes): `_read_shaped`
 _STAND_IN = -987_654_000  # stand-in values from here down: no row has such an id or board number
 
@@ -149,16 +171,18 @@ def read_shaped(key, build, *values) -> list[list[tuple]]:
                 places[next_one] = (index, None)
                 next_one -= 1
         compilers, statements = _compiled(build(*stand_ins))
-        seen = {p for statement in statements if statement for p in statement[1] if type(p) is int}
+        # psycopg's Int2/Int4 wrappers (a SmallIntegerField's value) are ints too: their type is kept below
+        seen = {int(p) for statement in statements if statement for p in statement[1] if _is_int(p)}
         if not places.keys() <= seen:  # a value compiled into the SQL itself: not cacheable
             return _fetch_all(compilers, _compiled(build(*values))[1])
         shape = _SHAPES[key] = (compilers, statements, places)
     compilers, statements, places = shape
 
     def real(param):
-        if type(param) is int and param in places:
+        if _is_int(param) and param in places:
             index, at = places[param]
-            return values[index] if at is None else values[index][at]
+            value = values[index] if at is None else values[index][at]
+            return value if type(param) is int else type(param)(value)
         return param
 
     given = [None if st is None else (st[0], [real(p) for p in st[1]]) for st in statements]

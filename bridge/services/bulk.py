@@ -1,5 +1,5 @@
 """The bulk row writers, shared by every result pipeline (results.bulk)."""
 
-from results.bulk import execute_all, insert_rows, write_all
+from results.bulk import execute_all, gc_paused, insert_rows, write_all
 
-__all__ = ["execute_all", "insert_rows", "write_all"]
+__all__ = ["execute_all", "gc_paused", "insert_rows", "write_all"]

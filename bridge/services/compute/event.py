@@ -77,7 +77,7 @@ from .standings import (
 
 def recompute_event(event_id: int, *, force: bool = False) -> dict:
     """Recompute an event's standings; safe to run twice (a current stamp is left alone unless `force`)."""
-    with recompute(event_id, SCOPE) as state:
+    with bulk.gc_paused(), recompute(event_id, SCOPE) as state:
         if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
         summary = _recompute(event_id, state.latest_version, force=force)
@@ -160,8 +160,8 @@ def _read(event_id: int) -> _Event:
     seats = {pk: _Seat(*rest) for pk, *rest in seat_rows}
     found = {v[0]: _Version(*v) for v in version_rows}
     rows: dict[int, list[tuple]] = defaultdict(list)
-    for version_id, *row in result_rows:
-        rows[version_id].append(tuple(row))
+    for row in result_rows:
+        rows[row[0]].append(row[1:])
     penalties: dict[int, list[tuple]] = defaultdict(list)
     for version_id, *penalty in penalty_rows:
         penalties[version_id].append(tuple(penalty))

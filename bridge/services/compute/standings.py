@@ -191,12 +191,21 @@ def _event_standings(
     people = people or _people(event_id)
     pairs = {pk: people.pairs[pk] for pk in session_totals}
     totals: dict[str, PairTotal] = {}
+    zero = Decimal(0)
     for pair_id, items in session_totals.items():
+        if len(items) == 1:  # one session (every pair of a one-session event): the sums below, unrolled
+            s = items[0][1]
+            total = zero + s.total
+            top = None if s.top is None else zero + s.top
+            pct = percentage(total, top) if top is not None else None
+            key = str(pair_id)
+            totals[key] = PairTotal(key, s.direction or None, total, top, pct, s.boards, 0 + s.penalty)
+            continue
         directions = {standing.direction or None for _item, standing in items}
         direction = directions.pop() if len(directions) == 1 else None
-        total = sum((s.total for _i, s in items), Decimal(0))
+        total = sum((s.total for _i, s in items), zero)
         tops = [s.top for _i, s in items]
-        top = None if any(t is None for t in tops) else sum(tops, Decimal(0))
+        top = None if any(t is None for t in tops) else sum(tops, zero)
         pct = percentage(total, top) if top is not None else None
         totals[str(pair_id)] = PairTotal(
             str(pair_id),
@@ -220,6 +229,7 @@ def _event_standings(
         line = placed.direction or ""
         order[line] += 1
         first, last = _places(placed.place)
+        items = session_totals[pair_id]
         lines = tuple(
             (
                 item.session.number,
@@ -228,7 +238,7 @@ def _event_standings(
                 None if s.percentage is None else str(s.percentage),
                 s.place,
             )
-            for item, s in sorted(session_totals[pair_id], key=lambda x: x[0].session.number)
+            for item, s in (items if len(items) == 1 else sorted(items, key=_session_number))
         )
         sessions = texts.get(lines)
         if sessions is None:
@@ -261,6 +271,10 @@ def _event_standings(
     return out
 
 
+def _session_number(item_and_standing) -> int:
+    return item_and_standing[0].session.number
+
+
 EVENT_STANDING_FIELDS = (
     "event", "pair", "event_version", "field", "total", "top", "percentage", "boards", "sessions", "rights",
     "place", "place_from", "place_to", "order",
@@ -284,7 +298,8 @@ def _rights(pairs, people: _People, session_totals, loaded: list[_Session], seat
     names, texts = people.names, people.texts
     out = {}
     for pair_id, players in pairs.items():
-        boards = sum(s.boards for _i, s in session_totals[pair_id])
+        items = session_totals[pair_id]
+        boards = items[0][1].boards if len(items) == 1 else sum(s.boards for _i, s in items)
         changes = tuple(subs.get(pair_id, ()))
         named = (*players, *(person for change in changes for person in change[:2]))
         key = ("rights", players, boards, changes, tuple(names.get(person, "") for person in named))
