@@ -266,12 +266,12 @@ class _Seat:
 class _Seating:
     """Finds the seated pair a file's label means: by section letter and number, then by direction."""
 
-    def __init__(self, session: PairSession, rows: list[Row]):
+    def __init__(self, session: PairSession, rows: list[Row], seats: list[tuple]):
+        """`seats`: the rows of `seats_query(session)`."""
         self.sections = {s.letter: s for s in session.sections.all()}
         self.by_number: dict[tuple[str, int], list[_Seat]] = defaultdict(list)
         self.ew_in_order: dict[str, list[_Seat]] = defaultdict(list)
-        seated = SessionPair.objects.filter(section__session=session)  # the model's order, as before
-        for values in seated.values_list("pk", "number", "direction", "section__letter"):
+        for values in seats:
             pair = _Seat(*values)
             self.by_number[(pair.letter, pair.number)].append(pair)
             if pair.direction == SessionPair.Direction.EW:
@@ -290,6 +290,13 @@ class _Seating:
                 ns_of[board], ew_of[board] = {row.ns}, {row.ew}
         self.by_direction = any(ns & ew_of[board] for board, ns in ns_of.items())
         self._found: dict[tuple[str, str], _Seat | None] = {}
+
+    @staticmethod
+    def seats_query(session: PairSession):
+        """The session's seated pairs as `_Seat` values, in the model's order."""
+        return SessionPair.objects.filter(section__session=session).values_list(
+            "pk", "number", "direction", "section__letter"
+        )
 
     @property
     def empty(self) -> bool:
@@ -367,10 +374,10 @@ def _tables(sections) -> dict[tuple[int, str, int, int], int]:
     return tables
 
 
-def _resolve(session: PairSession, parsed: Parsed):
+def _resolve(session: PairSession, parsed: Parsed, seats: list[tuple]):
     """Rows as version rows; returns (rows, new pairs to create, errors, the session's sections). Writes
-    nothing."""
-    seating = _Seating(session, parsed.rows)
+    nothing. `seats`: the rows of `_Seating.seats_query(session)`."""
+    seating = _Seating(session, parsed.rows, seats)
     errors: list[str] = []
     plan = _plan_new_pairs(session, parsed, seating) if seating.empty else {}
     generated = any(s.movement != Section.Movement.UPLOADED for s in seating.sections.values())
@@ -459,12 +466,15 @@ def upload(
             .select_related("announced", "event")
             .get(pk=session.pk)
         )
-        resolved, plan, errors, sections = _resolve(session, parsed)
+        # one round trip: the version before, its rows (read once: the traveller's kept rows, the decisions,
+        # the changed boards), its penalties, the seats and the withdrawn pairs
+        base, base_rows, base_penalties, seats, withdrawn = versions.read_latest(
+            session, _Seating.seats_query(session), _withdrawn_query(session)
+        )
+        resolved, plan, errors, sections = _resolve(session, parsed, seats)
         if errors:
             raise UploadError(errors[:50])
         created = _create_pairs(session, plan, parsed.names) if plan else {}
-        base = versions.latest_version(session)
-        base_rows = versions.rows_of(base)  # read once: the traveller's kept rows, the decisions, the boards
         rows = []
         if parsed.only_boards is not None:
             replaced = {
@@ -501,12 +511,12 @@ def upload(
             )
         fresh = list(rows) if parsed.only_boards is None else rows[len(rows) - len(resolved) :]
         if parsed.only_boards is None:  # a whole file (a traveller edits its board's rows as shown)
-            rows.extend(_kept_rows_of_withdrawn_pairs(session, base, rows, base_rows))
+            rows.extend(_kept_rows_of_withdrawn_pairs({pk for (pk,) in withdrawn}, rows, base_rows))
         try:
             settled = decisions.settle(
                 base,
                 rows,
-                versions.penalties_of(base),
+                base_penalties,
                 fresh=fresh,
                 resolutions=resolutions,
                 reasons=reasons,
@@ -554,26 +564,26 @@ def upload(
         return version
 
 
-def _kept_rows_of_withdrawn_pairs(
-    session: PairSession, base, rows: list[dict], base_rows: list[dict]
-) -> list[dict]:
+def _withdrawn_query(session: PairSession):
+    """The session's seats of pairs withdrawn in it or before (VSz 25), as (pk,) rows."""
+    return SessionPair.objects.filter(
+        section__session=session,
+        pair__withdrawal__isnull=False,
+        pair__withdrawal__session__number__lte=session.number,
+    ).values_list("pk")
+
+
+def _kept_rows_of_withdrawn_pairs(withdrawn: set[int], rows: list[dict], base_rows: list[dict]) -> list[dict]:
     """The previous version's rows of a withdrawn pair (VSz 25) when a whole file has none of that pair.
 
     A file that says nothing about a pair that withdrew leaves its results as they were: the session's PBN
     export leaves out the results a withdrawal deleted, and without them the recompute could not tell the
     opponents the pair met before it left (their boards are deleted too) from those it no longer met (they
     get average-plus). A kept row whose board already has a new row for either of its pairs is dropped.
-    `base_rows`: the rows of `base`, read once by the upload.
+    `withdrawn`: the seats of `_withdrawn_query`; `base_rows`: the previous version's rows (none: no version).
     """
-    if base is None:
+    if not base_rows:
         return []
-    withdrawn = set(
-        SessionPair.objects.filter(
-            section__session=session,
-            pair__withdrawal__isnull=False,
-            pair__withdrawal__session__number__lte=session.number,
-        ).values_list("pk", flat=True)
-    )
     silent = withdrawn - {pair for row in rows for pair in (row["ns_id"], row["ew_id"])}
     if not silent:
         return []

@@ -7,8 +7,10 @@ one event are numbered one at a time across every web and worker process (never 
 import hashlib
 from operator import itemgetter
 
-from django.db import transaction
+from django.db import connections, transaction
+from django.db.models import Subquery
 
+from results.bulk import read_all
 from results.services import lock_state, mark_uploaded, next_version_number
 from results.tasks import request_recompute
 
@@ -67,6 +69,37 @@ def rows_of(version: ResultVersion | None) -> list[dict]:
         return []
     return list(
         BoardResult.objects.filter(version=version).order_by("board", "table", "pk").values(*ROW_FIELDS)
+    )
+
+
+# What an upload reads of the version before: every field but the uploaded text (a whole file, never used)
+_BASE_FIELDS = tuple(f.attname for f in ResultVersion._meta.concrete_fields if f.name != "raw")
+
+
+def read_latest(session: PairSession, *more) -> tuple:
+    """(the latest version or None, `rows_of` it, `penalties_of` it, the rows of each of `more`, values_list
+    querysets read alongside) in one round trip on PostgreSQL: an upload's reads of the version before,
+    which the rows and penalties otherwise each wait for. The version's uploaded text is not read."""
+    latest = ResultVersion.objects.filter(session=session).order_by("-number")
+    last = Subquery(latest.values("pk")[:1])
+    found, rows, penalties, *others = read_all(
+        [
+            latest.values_list(*_BASE_FIELDS)[:1],
+            BoardResult.objects.filter(version_id=last)
+            .order_by("board", "table", "pk")
+            .values_list(*ROW_FIELDS),
+            ResultPenalty.objects.filter(version_id=last).order_by("pk").values_list(*PENALTY_STORED_FIELDS),
+            *more,
+        ]
+    )
+    if not found:
+        return (None, [], [], *others)
+    base = ResultVersion.from_db(connections[latest.db].alias, list(_BASE_FIELDS), found[0])
+    return (
+        base,
+        [dict(zip(ROW_FIELDS, row, strict=True)) for row in rows],
+        [dict(zip(PENALTY_STORED_FIELDS, row, strict=True)) for row in penalties],
+        *others,
     )
 
 
