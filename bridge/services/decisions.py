@@ -238,18 +238,51 @@ class Affected:
 
 
 def _by_pair(rows: list[dict]) -> dict[tuple[int, int], list[dict]]:
+    """(board, pair or player) -> the rows of it. A session's file makes thousands of rows, all of one kind
+    (pairs or four players): the seats are told once, not per row."""
     out: dict[tuple[int, int], list[dict]] = {}
+    if not rows:
+        return out
+    seats = _seats(rows[0])
     for row in rows:
-        for who in _who(row):
-            out.setdefault((row["board"], who), []).append(row)
+        board = row["board"]
+        for seat in seats:
+            key = (board, row[seat])
+            found = out.get(key)
+            if found is None:
+                out[key] = [row]
+            else:
+                found.append(row)
     return out
 
 
-def _conflicts(delta: Delta, fresh: list[dict], current: dict[tuple[int, int], list[dict]]) -> list[Conflict]:
-    """What of the decision the new rows contradict. A row: the new rows have that board and pair with
-    another result. A board penalty (files carry none the upload uses): the new rows change the result
-    the penalised pair has on that board now."""
-    by_pair = _by_pair(fresh)
+class _Index:
+    """`_by_pair` of some rows, worked out on first use and once: an upload with no decision in force (the
+    usual) never needs it, and one with several decisions needs it once, not once per decision."""
+
+    def __init__(self, rows):
+        self._rows, self._by_pair = rows, None
+
+    @property
+    def rows(self) -> list[dict]:
+        if callable(self._rows):
+            self._rows = self._rows()
+        return self._rows
+
+    @property
+    def by_pair(self) -> dict[tuple[int, int], list[dict]]:
+        if self._by_pair is None:
+            self._by_pair = _by_pair(self.rows)
+        return self._by_pair
+
+
+def _conflicts(delta: Delta, fresh: "_Index", current: "_Index") -> list[Conflict]:
+    """What of the decision the new rows (`fresh`) contradict. A row: the new rows have that board and pair
+    with another result. A board penalty (files carry none the upload uses): the new rows change the result
+    the penalised pair has on that board now (`current`: the rows of the version before)."""
+    if delta.empty:
+        return []
+    by_pair = fresh.by_pair
     out = []
     for row in delta.rows:
         touching = []
@@ -275,7 +308,7 @@ def _conflicts(delta: Delta, fresh: list[dict], current: dict[tuple[int, int], l
         where = (penalty["board"], penalty["pair_id"])
         if penalty["board"] is None or where not in by_pair:
             continue
-        now = sorted(_key(r) + _values(r) for r in current.get(where, []))
+        now = sorted(_key(r) + _values(r) for r in current.by_pair.get(where, []))
         if sorted(_key(r) + _values(r) for r in by_pair[where]) != now:
             out.append(
                 Conflict(penalty["board"], penalty["pair_id"], None, by_pair[where][0], penalty, penalty=True)
@@ -285,7 +318,7 @@ def _conflicts(delta: Delta, fresh: list[dict], current: dict[tuple[int, int], l
     for key in delta.groups:
         grouped.setdefault(key[0], set()).add(key)
     for board, keys in sorted(grouped.items()):
-        on_board = [r for r in fresh if r["board"] == board]
+        on_board = [r for r in fresh.rows if r["board"] == board]
         if on_board and {_key(r) for r in on_board} != keys:
             out.append(Conflict(board, None, None, on_board[0], {"board": board}, grouping=True))
     return out
@@ -344,12 +377,14 @@ def settle(
     if restore_of is not None:
         records += [(d, Action.CARRIED, "") for d in in_force(restore_of)]
     affected, silent = [], []
-    now = _by_pair(rows_of(base) if base_rows is None else base_rows)
+    # read and indexed only if a decision needs them (none is in force on most uploads)
+    now = _Index((lambda: rows_of(base)) if base_rows is None else base_rows)
+    new = _Index(fresh)
     for decision in current:
         if decision.pk in already:
             continue
         delta = delta_of(decision)
-        conflicts = _conflicts(delta, fresh, now)
+        conflicts = _conflicts(delta, new, now)
         (affected if conflicts else silent).append(Affected(decision, delta, conflicts))
     base_id = base.pk if base is not None else None
     if expected_base is not None and expected_base != base_id:

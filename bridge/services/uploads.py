@@ -253,26 +253,50 @@ def parse_traveller(board: int, lines: list[dict]) -> Parsed:
 # --- against the session --------------------------------------------------------------------------------
 
 
+class _Seat:
+    """A seated pair as an upload needs it (its id, number, direction and section letter): read as plain
+    values, not as a SessionPair with its Section per pair."""
+
+    __slots__ = ("pk", "number", "direction", "letter")
+
+    def __init__(self, pk: int, number: int, direction: str, letter: str):
+        self.pk, self.number, self.direction, self.letter = pk, number, direction, letter
+
+
 class _Seating:
     """Finds the seated pair a file's label means: by section letter and number, then by direction."""
 
-    def __init__(self, session: PairSession, rows: list[Row]):
+    def __init__(self, session: PairSession, rows: list[Row], seats: list[tuple]):
+        """`seats`: the rows of `seats_query(session)`."""
         self.sections = {s.letter: s for s in session.sections.all()}
-        self.by_number: dict[tuple[str, int], list[SessionPair]] = defaultdict(list)
-        self.ew_in_order: dict[str, list[SessionPair]] = defaultdict(list)
-        for pair in SessionPair.objects.filter(section__session=session).select_related("section"):
-            self.by_number[(pair.section.letter, pair.number)].append(pair)
+        self.by_number: dict[tuple[str, int], list[_Seat]] = defaultdict(list)
+        self.ew_in_order: dict[str, list[_Seat]] = defaultdict(list)
+        for values in seats:
+            pair = _Seat(*values)
+            self.by_number[(pair.letter, pair.number)].append(pair)
             if pair.direction == SessionPair.Direction.EW:
-                self.ew_in_order[pair.section.letter].append(pair)
+                self.ew_in_order[pair.letter].append(pair)
         for pairs in self.ew_in_order.values():
             pairs.sort(key=lambda p: p.number)
         # A file numbering both directions 1..n shows the same label on both sides of one board.
-        per_board: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
+        ns_of: dict[int, set] = {}
+        ew_of: dict[int, set] = {}
         for row in rows:
-            per_board[row.board][0].add(row.ns)
-            per_board[row.board][1].add(row.ew)
-        self.by_direction = any(ns & ew for ns, ew in per_board.values())
-        self._found: dict[tuple[str, str], SessionPair | None] = {}
+            board = row.board
+            if board in ns_of:
+                ns_of[board].add(row.ns)
+                ew_of[board].add(row.ew)
+            else:
+                ns_of[board], ew_of[board] = {row.ns}, {row.ew}
+        self.by_direction = any(ns & ew_of[board] for board, ns in ns_of.items())
+        self._found: dict[tuple[str, str], _Seat | None] = {}
+
+    @staticmethod
+    def seats_query(session: PairSession):
+        """The session's seated pairs as `_Seat` values, in the model's order."""
+        return SessionPair.objects.filter(section__session=session).values_list(
+            "pk", "number", "direction", "section__letter"
+        )
 
     @property
     def empty(self) -> bool:
@@ -289,7 +313,7 @@ class _Seating:
             letter = next(iter(self.sections), "A")
         return letter, number
 
-    def find(self, label: str, side: str) -> SessionPair | None:
+    def find(self, label: str, side: str) -> _Seat | None:
         # A session's file names each pair on every board it plays: found once per label and side.
         known = self._found.get((label, side), self)
         if known is not self:
@@ -297,7 +321,7 @@ class _Seating:
         self._found[(label, side)] = found = self._find(label, side)
         return found
 
-    def _find(self, label: str, side: str) -> SessionPair | None:
+    def _find(self, label: str, side: str) -> _Seat | None:
         key = self.split(label)
         if key is None:
             return None
@@ -350,10 +374,10 @@ def _tables(sections) -> dict[tuple[int, str, int, int], int]:
     return tables
 
 
-def _resolve(session: PairSession, parsed: Parsed):
+def _resolve(session: PairSession, parsed: Parsed, seats: list[tuple]):
     """Rows as version rows; returns (rows, new pairs to create, errors, the session's sections). Writes
-    nothing."""
-    seating = _Seating(session, parsed.rows)
+    nothing. `seats`: the rows of `_Seating.seats_query(session)`."""
+    seating = _Seating(session, parsed.rows, seats)
     errors: list[str] = []
     plan = _plan_new_pairs(session, parsed, seating) if seating.empty else {}
     generated = any(s.movement != Section.Movement.UPLOADED for s in seating.sections.values())
@@ -373,7 +397,7 @@ def _resolve(session: PairSession, parsed: Parsed):
             elif isinstance(pair, tuple):
                 found = (pair, pair, None)
             else:
-                found = (pair, pair.pk, pair.section.letter)
+                found = (pair, pair.pk, pair.letter)
             known[(label, side)] = found
         return found
 
@@ -442,12 +466,15 @@ def upload(
             .select_related("announced", "event")
             .get(pk=session.pk)
         )
-        resolved, plan, errors, sections = _resolve(session, parsed)
+        # one round trip: the version before, its rows (read once: the traveller's kept rows, the decisions,
+        # the changed boards), its penalties, the seats and the withdrawn pairs
+        base, base_rows, base_penalties, seats, withdrawn = versions.read_latest(
+            session, _Seating.seats_query(session), _withdrawn_query(session)
+        )
+        resolved, plan, errors, sections = _resolve(session, parsed, seats)
         if errors:
             raise UploadError(errors[:50])
         created = _create_pairs(session, plan, parsed.names) if plan else {}
-        base = versions.latest_version(session)
-        base_rows = versions.rows_of(base)  # read once: the traveller's kept rows, the decisions, the boards
         rows = []
         if parsed.only_boards is not None:
             replaced = {
@@ -479,16 +506,17 @@ def upload(
                     "tricks": row.tricks,
                     "score": row.score,
                     "artificial": row.artificial,
+                    "deal_group": None,  # every field: the version's writer and digest read rows whole
                 }
             )
         fresh = list(rows) if parsed.only_boards is None else rows[len(rows) - len(resolved) :]
         if parsed.only_boards is None:  # a whole file (a traveller edits its board's rows as shown)
-            rows.extend(_kept_rows_of_withdrawn_pairs(session, base, rows))
+            rows.extend(_kept_rows_of_withdrawn_pairs({pk for (pk,) in withdrawn}, rows, base_rows))
         try:
             settled = decisions.settle(
                 base,
                 rows,
-                versions.penalties_of(base),
+                base_penalties,
                 fresh=fresh,
                 resolutions=resolutions,
                 reasons=reasons,
@@ -530,35 +558,39 @@ def upload(
             base=base,
             event_version=event_version,
             changed_boards=changed,
+            base_is_latest=True,  # read under the event's lock above
         )
         decisions.record(version, settled)
         return version
 
 
-def _kept_rows_of_withdrawn_pairs(session: PairSession, base, rows: list[dict]) -> list[dict]:
+def _withdrawn_query(session: PairSession):
+    """The session's seats of pairs withdrawn in it or before (VSz 25), as (pk,) rows."""
+    return SessionPair.objects.filter(
+        section__session=session,
+        pair__withdrawal__isnull=False,
+        pair__withdrawal__session__number__lte=session.number,
+    ).values_list("pk")
+
+
+def _kept_rows_of_withdrawn_pairs(withdrawn: set[int], rows: list[dict], base_rows: list[dict]) -> list[dict]:
     """The previous version's rows of a withdrawn pair (VSz 25) when a whole file has none of that pair.
 
     A file that says nothing about a pair that withdrew leaves its results as they were: the session's PBN
     export leaves out the results a withdrawal deleted, and without them the recompute could not tell the
     opponents the pair met before it left (their boards are deleted too) from those it no longer met (they
     get average-plus). A kept row whose board already has a new row for either of its pairs is dropped.
+    `withdrawn`: the seats of `_withdrawn_query`; `base_rows`: the previous version's rows (none: no version).
     """
-    if base is None:
+    if not base_rows:
         return []
-    withdrawn = set(
-        SessionPair.objects.filter(
-            section__session=session,
-            pair__withdrawal__isnull=False,
-            pair__withdrawal__session__number__lte=session.number,
-        ).values_list("pk", flat=True)
-    )
     silent = withdrawn - {pair for row in rows for pair in (row["ns_id"], row["ew_id"])}
     if not silent:
         return []
     taken = {(row["board"], pair) for row in rows for pair in (row["ns_id"], row["ew_id"])}
     return [
         row
-        for row in versions.rows_of(base)
+        for row in base_rows
         if (row["ns_id"] in silent or row["ew_id"] in silent)
         and (row["board"], row["ns_id"]) not in taken
         and (row["board"], row["ew_id"]) not in taken

@@ -5,9 +5,12 @@ one event are numbered one at a time across every web and worker process (never 
 """
 
 import hashlib
+from operator import itemgetter
 
-from django.db import transaction
+from django.db import connections, transaction
+from django.db.models import Subquery
 
+from results.bulk import read_all
 from results.services import lock_state, mark_uploaded, next_version_number
 from results.tasks import request_recompute
 
@@ -31,6 +34,22 @@ PENALTY_FIELDS = ("pair_id", "board", "percent", "reason")
 # What a version copies of a penalty: also its catalogue offence (the recompute reads PENALTY_FIELDS).
 PENALTY_STORED_FIELDS = PENALTY_FIELDS + ("code",)
 _TEXT_FIELDS = ("contract", "declarer", "lead", "artificial")
+_VALUES = itemgetter(*ROW_FIELDS)  # a complete row's values in ROW_FIELDS order, at C speed
+_TEXT_AT = tuple(index for index, name in enumerate(ROW_FIELDS) if name in _TEXT_FIELDS)
+
+
+def row_values(row: dict) -> tuple:
+    """A row's values in ROW_FIELDS order, a missing field None and a text field never None: what a version
+    stores of it. Rows read from a version or built by an upload have every field (one C call each);
+    others (a decision's, a test's) are completed here."""
+    try:
+        values = _VALUES(row)
+    except KeyError:
+        values = tuple(map(row.get, ROW_FIELDS))
+    for index in _TEXT_AT:
+        if values[index] is None:
+            return tuple("" if v is None and i in _TEXT_AT else v for i, v in enumerate(values))
+    return values
 
 
 def clean_row(row: dict) -> dict:
@@ -50,6 +69,37 @@ def rows_of(version: ResultVersion | None) -> list[dict]:
         return []
     return list(
         BoardResult.objects.filter(version=version).order_by("board", "table", "pk").values(*ROW_FIELDS)
+    )
+
+
+# What an upload reads of the version before: every field but the uploaded text (a whole file, never used)
+_BASE_FIELDS = tuple(f.attname for f in ResultVersion._meta.concrete_fields if f.name != "raw")
+
+
+def read_latest(session: PairSession, *more) -> tuple:
+    """(the latest version or None, `rows_of` it, `penalties_of` it, the rows of each of `more`, values_list
+    querysets read alongside) in one round trip on PostgreSQL: an upload's reads of the version before,
+    which the rows and penalties otherwise each wait for. The version's uploaded text is not read."""
+    latest = ResultVersion.objects.filter(session=session).order_by("-number")
+    last = Subquery(latest.values("pk")[:1])
+    found, rows, penalties, *others = read_all(
+        [
+            latest.values_list(*_BASE_FIELDS)[:1],
+            BoardResult.objects.filter(version_id=last)
+            .order_by("board", "table", "pk")
+            .values_list(*ROW_FIELDS),
+            ResultPenalty.objects.filter(version_id=last).order_by("pk").values_list(*PENALTY_STORED_FIELDS),
+            *more,
+        ]
+    )
+    if not found:
+        return (None, [], [], *others)
+    base = ResultVersion.from_db(connections[latest.db].alias, list(_BASE_FIELDS), found[0])
+    return (
+        base,
+        [dict(zip(ROW_FIELDS, row, strict=True)) for row in rows],
+        [dict(zip(PENALTY_STORED_FIELDS, row, strict=True)) for row in penalties],
+        *others,
     )
 
 
@@ -85,17 +135,24 @@ def write_version(
     base: ResultVersion | None = None,
     event_version: int | None = None,
     changed_boards: set[int] | None = None,
+    base_is_latest: bool = False,
 ) -> ResultVersion:
     """Append a version holding `rows` and `penalties` (dicts of ROW_FIELDS / PENALTY_FIELDS) and queue
     the recompute for after the commit. The caller has already locked the event with `lock_event`, or
     with `lock_event_for_version`, whose event version it passes as `event_version`. `changed_boards`: the
-    only boards whose rows differ from `base`'s (a traveller), rescored alone (`queue_recompute`)."""
+    only boards whose rows differ from `base`'s (a traveller), rescored alone (`queue_recompute`).
+    `base_is_latest`: the caller read `base` with `latest_version` under the event's lock, so the new number
+    is the one after it (not asked of the database again)."""
     assert transaction.get_connection().in_atomic_block, "write_version needs the caller's transaction"
     if event_version is None:
         event_version = mark_uploaded(session.event_id, SCOPE)
+    if base_is_latest:
+        number = base.number + 1 if base is not None else 1
+    else:
+        number = next_version_number(ResultVersion, session=session)
     version = ResultVersion.objects.create(
         session=session,
-        number=next_version_number(ResultVersion, session=session),
+        number=number,
         source=source,
         uploaded_by=user,
         note=note[:500],
@@ -106,22 +163,8 @@ def write_version(
         base=base,
         event_version=event_version,
     )
-    texts = [field in _TEXT_FIELDS for field in ROW_FIELDS]
     pk = version.pk
-    bulk.insert_rows(
-        BoardResult,
-        ("version",) + ROW_FIELDS,
-        (
-            (
-                pk,
-                *[
-                    (value or "") if text else value
-                    for value, text in zip(map(row.get, ROW_FIELDS), texts, strict=True)
-                ],
-            )
-            for row in rows
-        ),
-    )
+    bulk.insert_rows(BoardResult, ("version",) + ROW_FIELDS, ((pk, *row_values(row)) for row in rows))
     ResultPenalty.objects.bulk_create(
         [
             ResultPenalty(
@@ -157,7 +200,10 @@ def changed_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
     def by_board(items):  # an upload's rows may lack the deal group (VSz 27): missing is none
         out: dict[int, list] = {}
         for row in items:
-            values = tuple(map(row.get, ROW_FIELDS))
+            try:
+                values = _VALUES(row)
+            except KeyError:
+                values = tuple(map(row.get, ROW_FIELDS))
             board = out.get(values[0])
             if board is None:
                 out[values[0]] = [values]

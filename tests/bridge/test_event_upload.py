@@ -169,3 +169,40 @@ def test_the_traveller_refuses_an_impossible_score_naming_board_and_table(sessio
         uploads.parse_traveller(1, lines)
     assert refused.value.messages[0].startswith("board 1, table 2:")
     assert "431" in refused.value.messages[0]
+
+
+@pytest.mark.django_db
+def test_the_version_before_is_read_in_one_go_as_by_its_own_reads(session, rows, director):
+    """`versions.read_latest` (an upload's one round trip) gives the latest version, its rows and penalties
+    exactly as `latest_version`, `rows_of` and `penalties_of` do, and the querysets it is given read along."""
+    from decimal import Decimal
+
+    from django.db import transaction
+
+    from bridge.models import SessionPair
+    from bridge.services import versions
+
+    assert versions.read_latest(session) == (None, [], [])
+    for _ in range(2):  # the second version, on the first, is the latest
+        uploads.upload(
+            session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
+        )
+    seat = SessionPair.objects.filter(section__session=session).first()
+    with transaction.atomic():
+        versions.lock_event(session.event_id)
+        base = versions.latest_version(session)
+        penalties = [
+            {"pair_id": seat.pk, "board": 2, "percent": Decimal("25.00"), "reason": "késés", "code": ""}
+        ]
+        versions.write_version(
+            session, versions.rows_of(base), penalties, source=Source.FORM, user=director, base=base
+        )
+    latest = versions.latest_version(session)
+    found, found_rows, found_penalties, seats = versions.read_latest(
+        session, SessionPair.objects.filter(section__session=session).values_list("pk")
+    )
+    assert (found.pk, found.number, found.source, found.base_id) == (latest.pk, 3, Source.FORM, base.pk)
+    assert found.deals == latest.deals and found.event_version == latest.event_version
+    assert found_rows == versions.rows_of(latest) and len(found_rows) == len(rows)
+    assert found_penalties == versions.penalties_of(latest) == penalties
+    assert sorted(seats) == sorted(SessionPair.objects.filter(section__session=session).values_list("pk"))

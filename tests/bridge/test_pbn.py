@@ -252,6 +252,60 @@ def test_vulnerability_decides_which_scores_are_legal():
     assert read_session("\n".join(tagged)).boards[0].vulnerable == "All"
 
 
+# The cells of a board's rows: mostly good and repeated (as a session's file repeats them), some refused (a
+# score that does not match, an illegal score, an unreadable contract) and one a lenient read takes by its
+# score with a warning.
+CELLS = [
+    "4S N 10 420",
+    "4S N 10 420",
+    "4S N 11 450",
+    "4S N 9 -50",
+    "3NT S 9 400",
+    "Pass - - 0",
+    "4S N 10 -",
+    "- - - 420",
+    "4S N 10 400",  # does not match 4S= (420)
+    "- - - 425",  # no contract scores that
+    "4Q N 10 420",  # no such contract: a lenient read takes the score
+    "4S N 10 ^A+/A-",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    board=st.integers(1, 16),
+    cells=st.lists(st.sampled_from(CELLS), min_size=1, max_size=25),
+    lenient=st.booleans(),
+)
+def test_a_board_s_rows_read_as_each_row_read_alone(board, cells, lenient):
+    """The reader keeps what it found of a board's repeated cells; the rows, the warnings, and the first
+    refusal with its line are those of each row checked on its own."""
+    from bridge.engine.pbn.reader import _result
+    from bridge.engine.scoring.contract import board_vulnerability, vulnerable_sides
+
+    lines = [f'[Board "{board}"]', '[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS"]']
+    lines += [f"{n} {100 + n} {c}" for n, c in enumerate(cells, start=1)]
+    text = "\n".join(lines)
+    expected, warnings, refused = [], [], None
+    vul = vulnerable_sides(board_vulnerability(board))
+    for row in read_games(text)[0].tags["scoretable"].rows:
+        try:
+            expected.append(_result(row, board, *vul, warnings if lenient else None, played=None))
+        except PbnError as error:
+            refused = (error.line, error.message)
+            break
+    try:
+        session = read_session(text, lenient=lenient)
+    except PbnError as error:
+        assert (error.line, error.message) == refused
+        return
+    assert refused is None
+    results = session.boards[0].results
+    assert results == expected
+    assert [r.line for r in results] == [r.line for r in expected] == list(range(3, 3 + len(cells)))
+    assert session.warnings == warnings
+
+
 # --- writing and the round trip ----------------------------------------------------------------------
 
 

@@ -409,7 +409,10 @@ def _result(
     played: dict | None = None,
 ) -> ResultRecord:
     """One ScoreTable row, checked. `numbers`: the _DECIMAL_COLUMNS entries of the columns the table has;
-    `played`: the board's (contract, declarer, result) -> (contract, declarer, tricks, score) read so far."""
+    `played`: the board's (contract, declarer, result) -> (contract, declarer, tricks, score) read so far,
+    and ((contract, declarer, result), Score_NS, Score_EW) -> (contract, declarer, tricks, score) of the
+    cells of a row taken without a warning: most rows of a board repeat another's, and the same cells on
+    the same board pass the same checks (a refusal or a warning is never kept: each row meets its own)."""
     cells = row.folded
     ns, ew = cells.get("pairid_ns"), cells.get("pairid_ew")
     ns, ew = None if ns in _ABSENT else ns, None if ew in _ABSENT else ew
@@ -434,8 +437,13 @@ def _result(
         result.artificial = str(_artificial(row, board, raw_ns, raw_ew))
         return result
 
-    score = _score(row, raw_ns, raw_ew)
     key = (cells.get("contract"), cells.get("declarer"), cells.get("result"))
+    if played is not None:
+        whole = played.get((key, raw_ns, raw_ew))
+        if whole is not None:
+            result.contract, result.declarer, result.tricks, result.score_ns = whole
+            return result
+    score = _score(row, raw_ns, raw_ew)
     known = played.get(key) if played is not None else None
     if known is not None:
         result.contract, result.declarer, result.tricks, contract_score_ = known
@@ -454,6 +462,7 @@ def _result(
         if not is_possible_score(score, vul_ns, vul_ew):
             _illegal(row, board, score, vul_ns, vul_ew)
         result.score_ns = score
+        played[(key, raw_ns, raw_ew)] = (result.contract, result.declarer, result.tricks, score)
         return result
     try:
         result.contract, result.declarer, result.tricks = _played(row, board)
@@ -482,6 +491,8 @@ def _result(
     if not is_possible_score(score, vul_ns, vul_ew):
         _illegal(row, board, score, vul_ns, vul_ew)
     result.score_ns = score
+    if played is not None:
+        played[(key, raw_ns, raw_ew)] = (result.contract, result.declarer, result.tricks, score)
     return result
 
 
