@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from . import page_cache
+from . import bulk, page_cache
 from .models import RecomputeState
 
 
@@ -53,9 +53,10 @@ def mark_uploaded(event_id: int, scope: str) -> int:
 def recompute(event_id: int, scope: str):
     """Serialise one event's recompute and stamp the result: yields the state, locked, in one transaction.
 
-    The body replaces the stored standings; on success the state records the version they reflect.
+    The body replaces the stored standings; on success the state records the version they reflect. The
+    garbage collector is held off meanwhile (`bulk.gc_paused`), for every game's recompute.
     """
-    with transaction.atomic():
+    with bulk.gc_paused(), transaction.atomic():
         _derived_commit()
         state = lock_state(event_id, scope)
         target = state.latest_version

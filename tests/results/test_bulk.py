@@ -1,13 +1,18 @@
 """results.bulk: reads compiled once per shape, and the garbage collector held off around a recompute."""
 
+import contextlib
 import gc
 
 import pytest
 from django.db import connection
 
 from bridge.models import BoardResult
+from bridge.services import individual
 from bridge.services.compute import boards
-from results import bulk
+from bridge.services.compute import event as bridge_event
+from results import bulk, services
+from teams.services import recompute as teams_recompute
+from ulti.services import recompute as ulti_recompute
 
 
 def _rows_of(version_id, board_numbers):
@@ -61,14 +66,29 @@ def test_gc_paused_holds_the_collector_off_and_restores_it():
     assert gc.isenabled()
 
 
-def test_the_recomputes_run_with_the_collector_held_off(monkeypatch):
+@pytest.mark.parametrize(
+    "recompute_of",
+    [
+        lambda: boards.recompute_boards(1, 1, [1]),
+        lambda: bridge_event.recompute_event(1, force=True),
+        lambda: individual.recompute_event(1),
+        lambda: teams_recompute.recompute_event(1, force=True),
+        lambda: ulti_recompute.recompute_event(1, force=True),
+    ],
+    ids=["bridge-board", "bridge-event", "bridge-individual", "teams", "ulti"],
+)
+def test_every_games_recompute_runs_with_the_collector_held_off(recompute_of, monkeypatch):
+    # Each game's recompute goes through results.services.recompute, which locks the event's state first:
+    # that is where the collector must already be off.
     seen = []
 
-    def fake(*args, **kwargs):
+    def locking(*args, **kwargs):
         seen.append(gc.isenabled())
         raise RuntimeError("stop")
 
-    monkeypatch.setattr(boards, "recompute", fake)
+    monkeypatch.setattr(services, "lock_state", locking)
+    monkeypatch.setattr(services, "_derived_commit", lambda: None)
+    monkeypatch.setattr(services.transaction, "atomic", contextlib.nullcontext)
     with pytest.raises(RuntimeError):
-        boards.recompute_boards(1, 1, [1])
+        recompute_of()
     assert seen == [False] and gc.isenabled()

@@ -68,7 +68,7 @@ def recompute_boards(event_id: int, session_id: int, boards) -> dict:
 
     The engine state (bridge.engine.scoring.incremental) is kept per session in this process, keyed by the
     version it reflects: versions never change, so a state found is always right for that version."""
-    with bulk.gc_paused(), recompute(event_id, SCOPE) as state:
+    with recompute(event_id, SCOPE) as state:
         if state.computed_at is not None and state.computed_version >= state.latest_version:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
         summary = None

@@ -77,7 +77,7 @@ from .standings import (
 
 def recompute_event(event_id: int, *, force: bool = False) -> dict:
     """Recompute an event's standings; safe to run twice (a current stamp is left alone unless `force`)."""
-    with bulk.gc_paused(), recompute(event_id, SCOPE) as state:
+    with recompute(event_id, SCOPE) as state:
         if not force and state.computed_at is not None and state.computed_version >= state.latest_version:
             return {"event": event_id, "version": state.computed_version, "skipped": True}
         summary = _recompute(event_id, state.latest_version, force=force)
