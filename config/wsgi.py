@@ -3,4 +3,10 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+# Anonymous polls of the live pages' fragments (issue #18) are answered from the shared cache in front of
+# Django (results.live.FastPolls); every other request goes straight to Django.
+from results.live import FastPolls  # noqa: E402  (after Django is set up)
+
+application = FastPolls(django_application)

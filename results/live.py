@@ -1,26 +1,58 @@
 """Live public pages (issue #18), what the games share: a page of results entered at the tables, not yet
 published by the director, polls a fragment of itself (`static/js/live.js`) with If-None-Match.
 
-`etag` is the fragment's validator: the event's "computed from version N" stamp (`RecomputeState`), the page
-cache's generation of the event (bumped after every recompute's commit and every save that changes what the
-pages show) and what the game adds (its publication, the page's kind and parameters), so an unchanged page
-costs an indexed row read or two and one cache read. `polled` answers 304 while the tag has not moved, and
-otherwise the fragment (served through the page cache by the game's view), tagged.
+Two kinds of ETag, one per kind of answer:
 
-The 304 is answered before the game's permission check. That is safe: an ETag is only handed out with a page
-its client could see, and whatever changes who may see it bumps the event's generation and so the tag.
+* an anonymous visitor's fragment is the page cache's shared copy (`page_cache.cache_public_page`), and its
+  tag is a digest of the fragment's bytes (`content_tag`): it moves only when what the fragment shows moves,
+  not with every recompute of the event (a frequency sheet stays 304 while the standings change);
+* a logged-in visitor's fragment is his own (personal bits), its tag `etag`: the event's "computed from
+  version N" stamp (`RecomputeState`), the page cache's generation of the event and what the game adds (its
+  publication, the page's kind and parameters), so an unchanged page costs a row read or two and one cache
+  read, answered 304 before the fragment is rendered. That 304 comes before the game's permission check:
+  safe, an ETag is only handed out with a page its client could see, and whatever changes who may see it
+  bumps the event's generation and so the tag.
+
+`FastPolls`, the WSGI layer in front of Django (config/wsgi.py), answers an anonymous poll from the page
+cache's polled entry (the whole answer Django gave, `page_cache.store_poll`) with one cache read and no
+database: 304 or the stored bytes, the headers exactly as Django sent them. It answers only what Django
+answered before for the same raw inputs (path, query string, host and scheme, language cookie), only to a
+request without a session, messages or Authorization header, and only while the scopes' generations are
+those the entry was rendered under — or, while another request renders the new copy (at most every
+`LIVE_RENDER_SECONDS`), while their visibility tokens are (a recompute changes what a page shows, never
+who may see it; anything that may bumps the visibility token). Anything else goes to Django, whose answer
+(if the page cache says it is a fresh shared copy) is kept for the next polls.
 """
 
 import hashlib
+import logging
+import re
+import threading
+import time
 
 from django.conf import settings
 from django.http import HttpResponseNotModified
+from django.http.cookie import parse_cookie
 from django.utils.cache import patch_vary_headers
 
+from . import page_cache
 from .models import RecomputeState
-from .page_cache import HEADER, event_scope, generation
+
+log = logging.getLogger(__name__)
 
 POLL_SECONDS = 5
+# A live fragment is rendered again at most this often while its visibility has not changed: the polls in
+# between get the copy of a moment ago (a result shows within this plus the recompute's lag).
+RENDER_SECONDS = 0.25
+RENDER_LOCK_SECONDS = 5
+# What the view tells the WSGI layer (in request.META, the WSGI environ): the answer may be kept.
+SHARED = "results.live.shared"
+# The locale middleware whose inputs the fast path knows (the language cookie only); with any other the
+# fast path is off.
+LOCALE_MIDDLEWARE = "federation.middleware.HungarianFirstLocaleMiddleware"
+OTHER_LOCALE_MIDDLEWARE = "django.middleware.locale.LocaleMiddleware"
+# The URL names of the polled fragments (the games' urls.py register them with `polled_urls`).
+_POLLED: set[str] = set()
 
 
 def poll_seconds() -> int:
@@ -36,11 +68,20 @@ def etag(event_id: int, scope: str, *parts) -> str:
         .first()
     )
     try:
-        token = generation(event_scope(event_id))
+        token = page_cache.generation(page_cache.event_scope(event_id))
     except Exception:  # a cache that does not answer: the stamp alone (the pages are not cached then)
         token = ""
     text = "|".join([str(stamp), token, *(str(p) for p in parts)])
     return '"' + hashlib.sha1(text.encode()).hexdigest()[:20] + '"'
+
+
+def content_tag(content: bytes) -> str:
+    """The ETag of a shared fragment: a digest of its bytes."""
+    return '"c' + hashlib.sha1(content).hexdigest()[:20] + '"'
+
+
+def matches(tag: str, if_none_match: str) -> bool:
+    return bool(tag) and tag in if_none_match
 
 
 def not_modified(tag: str) -> HttpResponseNotModified:
@@ -49,17 +90,229 @@ def not_modified(tag: str) -> HttpResponseNotModified:
     return response
 
 
-def polled(request, tag: str | None, fragment):
-    """A poll's answer: 304 when the client's copy carries `tag`, else `fragment()` tagged (None: no such
-    object, the fragment's own 404)."""
-    if tag is not None and tag in request.headers.get("If-None-Match", ""):
-        response = not_modified(tag)
-    else:
-        response = fragment()
-        # A copy served while another request renders the new one may be older than the tag: no tag then,
-        # so the next poll asks again.
-        if tag is not None and response.status_code == 200 and response.get(HEADER) != "stale":
-            response["ETag"] = tag
+def _finish(response):
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
+
+
+def polled(request, tag: str | None, fragment):
+    """A poll's answer: 304 when the client's copy carries the tag, else `fragment()` tagged (None: no such
+    object, the fragment's own 404).
+
+    `tag` is the logged-in visitor's ETag (`etag`, or a callable giving it). An anonymous visitor gets the
+    page cache's shared fragment, tagged with its content digest, and the WSGI layer may keep the answer.
+    """
+    if page_cache.shareable_request(request):
+        response = fragment()
+        served = request.META.get(page_cache.SERVED)
+        if response.status_code != 200:
+            return _finish(response)
+        shared = content_tag(response.content)
+        if served is not None and served["state"] != "stale":
+            request.META[SHARED] = {**served, "etag": shared}
+        if matches(shared, request.headers.get("If-None-Match", "")):
+            state = response.get(page_cache.HEADER)
+            response = not_modified(shared)
+            if state is not None:  # as the fast path's 304 (the 200's headers without the body's)
+                response[page_cache.HEADER] = state
+        else:
+            response["ETag"] = shared
+        return _finish(response)
+    if callable(tag):
+        tag = tag()
+    if tag is not None and matches(tag, request.headers.get("If-None-Match", "")):
+        response = not_modified(tag)
+    else:
+        response = fragment()
+        if tag is not None and response.status_code == 200:
+            response["ETag"] = tag
+    return _finish(response)
+
+
+# --- the fast path: a WSGI layer in front of Django ------------------------------------------------------
+
+
+def polled_urls(*names: str) -> None:
+    """Register URL names whose view answers with `polled` (the fast path answers only these paths)."""
+    _POLLED.update(names)
+
+
+def not_modified_headers(headers) -> list[tuple[str, str]]:
+    """The 304's headers from the 200's, as Django's stack sends them (the live polls' tests compare the
+    two): the same, without the body's type, its length 0 (CommonMiddleware's, of the empty 304)."""
+    kept = []
+    for name, value in headers:
+        lowered = name.lower()
+        if lowered == "content-length":
+            kept.append((name, "0"))
+        elif lowered != "content-type":
+            kept.append((name, value))
+    return kept
+
+
+def _language_ok() -> bool:
+    middleware = settings.MIDDLEWARE
+    return LOCALE_MIDDLEWARE in middleware and OTHER_LOCALE_MIDDLEWARE not in middleware
+
+
+# The request inputs besides path, query and language cookie that Django reads to build these answers
+# (request.get_host(), request.scheme / is_secure(): the SSL redirect, HSTS, absolute URLs).
+_ADDRESS_KEYS = (
+    "wsgi.url_scheme",
+    "HTTP_HOST",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SCRIPT_NAME",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "HTTP_X_FORWARDED_PORT",
+)
+
+
+class FastPolls:
+    """WSGI middleware: answers anonymous polls of the live fragments from the page cache's polled entries.
+
+    See the module's docstring for what it answers and what it leaves to Django (`app`).
+    """
+
+    def __init__(self, app):
+        self.app = app
+        self._paths = None
+        self._scopes: dict[str, list[str]] = {}
+        self._lock = threading.Lock()
+
+    # Which requests it may answer.
+
+    def _path_pattern(self):
+        if self._paths is None:
+            from django.urls import get_resolver
+
+            resolver = get_resolver()
+            resolver.url_patterns  # noqa: B018  the URL conf imported: its views register their names
+            patterns = []
+            for name in sorted(_POLLED):
+                for _possibilities, pattern, _defaults, _converters in resolver.reverse_dict.getlist(name):
+                    patterns.append(pattern)
+            with self._lock:
+                self._paths = [re.compile(p) for p in patterns]
+        return self._paths
+
+    def address(self, environ) -> str | None:
+        """The raw inputs of the answer Django gives this request, as one string; None: not one to answer
+        here (not a GET of a polled fragment, a session, messages or credentials, a language the locale
+        middleware would not take as it is)."""
+        if environ.get("REQUEST_METHOD") != "GET" or not _language_ok():
+            return None
+        if page_cache.timeout() <= 0 or "HTTP_AUTHORIZATION" in environ:
+            return None
+        paths = self._path_pattern()
+        path = environ.get("PATH_INFO", "")
+        relative = path[1:] if path.startswith("/") else path
+        if not any(p.match(relative) for p in paths):
+            return None
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+            return None
+        language = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+        if language is not None and language not in {code for code, _name in settings.LANGUAGES}:
+            return None
+        parts = [path, environ.get("QUERY_STRING", ""), language or ""]
+        parts += [str(environ.get(key, "")) for key in _ADDRESS_KEYS]
+        return "\x1f".join(parts)
+
+    # The answers.
+
+    def __call__(self, environ, start_response):
+        address = self.address(environ)
+        if address is None:
+            return self.app(environ, start_response)
+        try:
+            answer = self._from_cache(environ, address)
+        except Exception:  # the cache does not answer: Django (which renders then) answers
+            log.exception("live polls: lookup failed for %s", environ.get("PATH_INFO"))
+            answer = False
+        if answer is None or answer is False:
+            return self._from_django(environ, start_response, address, render=answer is None)
+        entry = answer
+        return self._answer(environ, start_response, entry["etag"], entry["headers"], entry["body"])
+
+    def _answer(self, environ, start_response, tag, headers, body):
+        if matches(tag, environ.get("HTTP_IF_NONE_MATCH", "")):
+            start_response("304 Not Modified", not_modified_headers(headers))
+            return [b""]
+        start_response("200 OK", list(headers))
+        return [body]
+
+    def _from_cache(self, environ, address):
+        """The entry to answer from; None: render it (this request holds the lock); False: ask Django."""
+        scopes = self._scopes.get(address)
+        entry, generations, visibility, rendering = page_cache.read_poll(address, scopes)
+        if entry is None:
+            return False
+        if scopes is None or entry["scopes"] != scopes:
+            if len(self._scopes) > 10_000:
+                self._scopes.clear()
+            self._scopes[address] = entry["scopes"]
+            if scopes is not None:  # the address's scopes changed: read their tokens again
+                entry, generations, visibility, rendering = page_cache.read_poll(address, entry["scopes"])
+                if entry is None:
+                    return False
+        if entry["generations"] == generations:
+            return entry
+        if entry["visibility"] != visibility:
+            return False  # who may see it may have changed: Django's permission check answers
+        seconds = float(getattr(settings, "LIVE_RENDER_SECONDS", RENDER_SECONDS))
+        if rendering or time.time() - entry["at"] < seconds:
+            return entry
+        if page_cache.lock_poll(address, RENDER_LOCK_SECONDS):
+            return None
+        return entry  # another request has just started rendering it
+
+    def _from_django(self, environ, start_response, address, render):
+        """Django's answer (asked without If-None-Match, to have the whole of it), kept for the next polls
+        when the view says it may be; `render`: this request holds the address's lock, let go after."""
+        try:
+            return self._ask_django(environ, start_response, address)
+        finally:
+            if render:
+                page_cache.unlock_poll(address)
+
+    def _ask_django(self, environ, start_response, address):
+        asked = environ.pop("HTTP_IF_NONE_MATCH", None)
+        captured = {}
+
+        def capture(status, headers, exc_info=None):
+            captured["status"], captured["headers"] = status, headers
+            return captured.setdefault("written", []).append
+
+        result = self.app(environ, capture)
+        try:
+            body = b"".join([*captured.get("written", []), *result])
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        status, headers = captured["status"], captured["headers"]
+        if asked is not None:
+            environ["HTTP_IF_NONE_MATCH"] = asked
+        shared = environ.get(SHARED)
+        cookies = any(k.lower() == "set-cookie" for k, _v in headers)
+        if status.startswith("200") and shared is not None and not cookies:
+            kept = [(k, "hit" if k == page_cache.HEADER else v) for k, v in headers]
+            page_cache.store_poll(
+                address,
+                {
+                    "scopes": shared["scopes"],
+                    "generations": shared["generations"],
+                    "visibility": shared["visibility"],
+                    "etag": shared["etag"],
+                    "headers": kept,
+                    "body": body,
+                    "at": time.time(),
+                },
+            )
+        tag = next((v for k, v in headers if k.lower() == "etag"), None)
+        if status.startswith("200") and tag:  # the 304 Django would have answered with If-None-Match
+            return self._answer(environ, start_response, tag, headers, body)
+        start_response(status, headers)
+        return [body]

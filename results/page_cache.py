@@ -8,6 +8,16 @@ rankings list rebuild, a publish or an edit of the event), which orphans every p
 Pages also expire after ``PAGE_CACHE_SECONDS`` (default 300), which bounds whatever depends on the clock (the
 correction window) or on rows saved without a bump.
 
+Each scope also has a *visibility* token, replaced by every bump except a recompute's (``visibility=False``: a
+recompute changes what a page shows, never who may see it; every save that can is bumped through the model
+signals below). A copy whose visibility token is no longer current is never served in place of a fresh one:
+not as the "previous copy" while another request renders (below), not by the live polls' fast path.
+
+The live pages' polled fragments (``results.live``, issue #18) are also kept here as *polled entries*: the
+whole answer Django gave an anonymous poll (headers and body, its content ETag, the scopes' generations and
+visibility tokens it was rendered under), keyed by the raw request inputs that can change it, so the WSGI
+layer in front of Django (``results.live.FastPolls``) answers a poll with one cache read and no database.
+
 What is never shared: pages of logged-in users (they show personal bits: the navbar, "my pair", director
 links), requests with pending messages, responses other than a plain 200, and the CSRF token — the language
 switch form carries one on every page, so the stored copy keeps a placeholder and each visitor gets their own
@@ -61,29 +71,41 @@ def _gen_key(scope: str) -> str:
     return f"{PREFIX}:gen:{scope}"
 
 
-def bump_now(*scopes: str) -> None:
-    """Give each scope a new generation: every page stored under the old one is no longer found.
+def _vis_key(scope: str) -> str:
+    return f"{PREFIX}:vis:{scope}"
+
+
+def bump_now(*scopes: str, visibility: bool = True) -> None:
+    """Give each scope a new generation (and, unless `visibility` is False, a new visibility token): every
+    page stored under the old one is no longer found.
 
     A cache that does not answer must not fail the recompute or the save that bumps: the pages then live
     until they expire (PAGE_CACHE_SECONDS), and the error is logged.
     """
+    tokens = {_gen_key(scope): uuid.uuid4().hex for scope in scopes}
+    if visibility:
+        tokens.update({_vis_key(scope): uuid.uuid4().hex for scope in scopes})
     try:
-        cache.set_many({_gen_key(scope): uuid.uuid4().hex for scope in scopes}, None)
+        cache.set_many(tokens, None)
     except Exception:
         log.exception("page cache: could not bump %s", ", ".join(scopes))
 
 
-def bump(*scopes: str) -> None:
+def bump(*scopes: str, visibility: bool = True) -> None:
     """Bump the scopes now and again after the current transaction commits.
 
     Now, so a later read in the same transaction (or a test, whose transaction never commits) sees a fresh
     page; after the commit, because a request that read the first new generation while the transaction was
     still open may have stored a page rendered from the old rows under it.
+
+    `visibility=False` only for a change that cannot change who may see any page of the scopes (the
+    recompute's new standings): the live polls may then serve the copy they hold while one request renders
+    the new one. Anything else keeps the default.
     """
     if scopes:
-        bump_now(*scopes)
+        bump_now(*scopes, visibility=visibility)
         if transaction.get_connection().in_atomic_block:
-            transaction.on_commit(lambda: bump_now(*scopes))
+            transaction.on_commit(lambda: bump_now(*scopes, visibility=visibility))
 
 
 def event_scope(event_id) -> str:
@@ -97,17 +119,31 @@ def rankings_scope(code) -> str:
 CALENDAR = "calendar"
 
 
-def _generations(scopes) -> list[str]:
-    keys = [_gen_key(scope) for scope in scopes]
-    found = cache.get_many(keys)
-    generations = []
+def token_keys(scopes) -> tuple[list[str], list[str]]:
+    """The cache keys of the scopes' generations and visibility tokens."""
+    return [_gen_key(scope) for scope in scopes], [_vis_key(scope) for scope in scopes]
+
+
+def _current(keys, found) -> list[str]:
+    values = []
     for key in keys:
         value = found.get(key)
-        if value is None:  # never bumped, or evicted: start a new generation (another process may win)
+        if value is None:  # never bumped, or evicted: start a new token (another process may win)
             cache.add(key, uuid.uuid4().hex, None)
             value = cache.get(key) or "none"
-        generations.append(value)
-    return generations
+        values.append(value)
+    return values
+
+
+def tokens(scopes) -> tuple[list[str], list[str]]:
+    """The scopes' current generations and visibility tokens (one cache read)."""
+    gen_keys, vis_keys = token_keys(scopes)
+    found = cache.get_many(gen_keys + vis_keys)
+    return _current(gen_keys, found), _current(vis_keys, found)
+
+
+def _generations(scopes) -> list[str]:
+    return tokens(scopes)[0]
 
 
 def generation(scope: str) -> str:
@@ -141,7 +177,8 @@ def _has_messages(request) -> bool:
     return bool(getattr(storage, "_queued_messages", None)) or bool(len(storage))
 
 
-def _shareable_request(request) -> bool:
+def shareable_request(request) -> bool:
+    """An anonymous GET without pending messages, the page cache on: it may get the shared copy."""
     return (
         request.method == "GET"
         and timeout() > 0
@@ -189,9 +226,13 @@ def _digest(parts) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
 
+def _page_key(address, scopes, generations) -> str:
+    return f"{PREFIX}:page:{_digest(address + list(scopes) + list(generations))}"
+
+
 def page_key(request, name, scopes, query) -> str:
     """Where the page of the scopes' current generations is stored."""
-    return f"{PREFIX}:page:{_digest(_address(request, name, query) + list(scopes) + _generations(scopes))}"
+    return _page_key(_address(request, name, query), scopes, _generations(scopes))
 
 
 def latest_key(request, name, query) -> str:
@@ -208,17 +249,41 @@ def _quietly(operation, *args) -> bool:
     return True
 
 
-def _store(request, response, key, previous_key) -> None:
-    stored = (_strip_csrf(response.content), response["Content-Type"])
+# What the page cache tells the live polls about the answer it gave (request.META, the WSGI environ): the
+# scopes, their generations and visibility tokens read before the view ran, and whether it was a fresh copy
+# ("hit", "miss") or the previous one ("stale"). Only for a page without a CSRF token.
+SERVED = "results.page_cache.served"
+
+
+def _store(request, response, key, previous_key, visibility) -> bool:
+    stored = (_strip_csrf(response.content), response["Content-Type"], visibility)
     if _quietly(cache.set_many, {key: stored, previous_key: stored}, timeout()):
         response[HEADER] = "miss"
+        return True
+    return False
 
 
 def _serve(request, stored, state) -> HttpResponse:
-    content, content_type = stored
+    content, content_type, _visibility = stored
     response = HttpResponse(_fill_csrf(request, content), content_type=content_type)
     response[HEADER] = state
     return response
+
+
+def _stored(value):
+    """A stored copy as (content, content type, visibility tokens); None for anything else (a copy written
+    in another shape by an older release is not served)."""
+    return value if isinstance(value, tuple) and len(value) == 3 else None
+
+
+def _record(request, state, scopes, generations, visibility, content) -> None:
+    if CSRF_PLACEHOLDER not in content:
+        request.META[SERVED] = {
+            "state": state,
+            "scopes": list(scopes),
+            "generations": list(generations),
+            "visibility": list(visibility),
+        }
 
 
 def cache_public_page(scopes, params=()):
@@ -230,7 +295,8 @@ def cache_public_page(scopes, params=()):
 
     After a bump one request renders the page again; visitors who ask for it while that rendering runs (up
     to RENDER_LOCK_SECONDS) get the previous copy instead of rendering it too, so a recompute under load
-    costs one rendering per page, not one per waiting visitor.
+    costs one rendering per page, not one per waiting visitor — unless the bump may have changed who may
+    see the page (its visibility token moved): then every visitor waits for the page's own answer.
     """
 
     def decorator(view):
@@ -238,30 +304,43 @@ def cache_public_page(scopes, params=()):
 
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            if not _shareable_request(request):
+            if not shareable_request(request):
                 return view(request, *args, **kwargs)
             query = _query_part(request, params)
             found_scopes = scopes(request, **kwargs) if query is not None else None
             if not found_scopes:
                 return view(request, *args, **kwargs)
+            found_scopes = list(found_scopes)
             try:
-                key = page_key(request, name, list(found_scopes), query)
+                generations, visibility = tokens(found_scopes)
+                address = _address(request, name, query)
+                key = _page_key(address, found_scopes, generations)
                 previous_key = latest_key(request, name, query)
-                stored = cache.get(key)
+                stored = _stored(cache.get(key))
                 if stored is not None:
+                    _record(request, "hit", found_scopes, generations, visibility, stored[0])
                     return _serve(request, stored, "hit")
                 lock = f"{key}:rendering"
                 locked = cache.add(lock, 1, RENDER_LOCK_SECONDS)
-                previous = None if locked else cache.get(previous_key)
-                if previous is not None:
+                previous = None if locked else _stored(cache.get(previous_key))
+                if previous is not None and previous[2] == visibility:
+                    _record(request, "stale", found_scopes, generations, visibility, previous[0])
                     return _serve(request, previous, "stale")
             except Exception:  # the cache does not answer: the page is rendered as if it were not cached
                 log.exception("page cache: lookup failed for %s", request.path)
                 return view(request, *args, **kwargs)
             try:
-                response = view(request, *args, **kwargs)
+                try:
+                    response = view(request, *args, **kwargs)
+                except Exception:  # a 404, a refusal raised: no previous copy for the others either
+                    if locked:
+                        _quietly(cache.delete, previous_key)
+                    raise
                 if _shareable_response(request, response):
-                    _store(request, response, key, previous_key)
+                    if _store(request, response, key, previous_key, visibility):
+                        _record(request, "miss", found_scopes, generations, visibility, response.content)
+                elif locked:  # no longer a page for everybody (gone, refused): no previous copy either
+                    _quietly(cache.delete, previous_key)
             finally:
                 if locked:
                     _quietly(cache.delete, lock)
@@ -271,6 +350,54 @@ def cache_public_page(scopes, params=()):
         return wrapped
 
     return decorator
+
+
+# The live polls' entries (results.live.FastPolls): the answer Django gave an anonymous poll, as sent.
+
+
+def poll_key(address: str) -> str:
+    return f"{PREFIX}:poll:{hashlib.sha256(address.encode()).hexdigest()}"
+
+
+def poll_lock_key(address: str) -> str:
+    return f"{poll_key(address)}:rendering"
+
+
+def store_poll(address: str, entry: dict) -> None:
+    """Keep a poll's answer (a dict: scopes, generations, visibility, etag, headers, body, at)."""
+    _quietly(cache.set, poll_key(address), entry, timeout())
+
+
+def read_poll(address: str, scopes=None) -> tuple[dict | None, list, list, bool]:
+    """The address's polled entry, the current generations and visibility tokens of its scopes (`scopes`
+    when the caller knows them, else the entry's: then a second read) and whether a request renders it
+    now. Raises when the cache does not answer."""
+    entry_key, lock_key = poll_key(address), poll_lock_key(address)
+    if scopes is None:
+        entry = cache.get(entry_key)
+        if not isinstance(entry, dict):
+            return None, [], [], False
+        scopes = entry["scopes"]
+        gen_keys, vis_keys = token_keys(scopes)
+        found = cache.get_many([lock_key, *gen_keys, *vis_keys])
+    else:
+        gen_keys, vis_keys = token_keys(scopes)
+        found = cache.get_many([entry_key, lock_key, *gen_keys, *vis_keys])
+        entry = found.get(entry_key)
+        if not isinstance(entry, dict) or entry["scopes"] != list(scopes):
+            return (entry if isinstance(entry, dict) else None), [], [], False
+    generations = [found.get(k) for k in gen_keys]
+    visibility = [found.get(k) for k in vis_keys]
+    return entry, generations, visibility, lock_key in found
+
+
+def lock_poll(address: str, seconds: float) -> bool:
+    """Take the address's rendering lock (True) unless another request holds it."""
+    return cache.add(poll_lock_key(address), 1, seconds)
+
+
+def unlock_poll(address: str) -> None:
+    _quietly(cache.delete, poll_lock_key(address))
 
 
 # Scopes of the usual page kinds.

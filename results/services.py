@@ -65,8 +65,10 @@ def recompute(event_id: int, scope: str):
         state.computed_at = timezone.now()
         state.error = ""
         state.save(update_fields=["computed_version", "computed_at", "error"])
-        # The public pages cached from the old standings are dropped once the new ones are committed.
-        page_cache.bump(page_cache.event_scope(event_id))
+        # The public pages cached from the old standings are dropped once the new ones are committed. New
+        # standings change what the pages show, not who may see them (the live polls' copy may be served
+        # while the new one renders).
+        page_cache.bump(page_cache.event_scope(event_id), visibility=False)
 
 
 def _derived_commit() -> None:

@@ -16,6 +16,11 @@
 # and summary.json), LOAD_STATIC_ROOT (collected static files, var/bench-static: shared by the runs, collected
 # again only after a static file changed), LOAD_DROP_DB=1 (drop the database at the end; CI).
 # After stack_start, GUNICORN_PID is gunicorn's master and CELERY_PIDS the worker processes.
+# gunicorn as in production (docker-compose.yml): gthread workers, whose idle keep-alive connections wait in
+# a poller, not on a thread, so the live test's 1,000 viewers keep theirs open between polls (keep-alive
+# 10 s > their 5 s period) at no thread's cost; three processes on two cores keep both busy while a thread
+# waits for PostgreSQL or Redis. The anonymous polls are answered in front of Django (results.live.FastPolls,
+# config/wsgi.py) in about half a CPU millisecond, so the threads are not what bounds this load.
 
 port_open() { python3 -c "import socket,sys; s=socket.socket(); s.settimeout(1); sys.exit(s.connect_ex(('127.0.0.1', $1)))"; }
 

@@ -1,10 +1,11 @@
 """Live public pages (issue #18): the session standings and frequency sheets as fragments the pages poll.
 
 `static/js/live.js` asks for the fragment with If-None-Match every few seconds; `results.live.polled`
-answers 304 while the ETag (`services.live.etag`: the event's recompute stamp, the session's publication
-and the page cache's generation of the event) has not moved, before the permission check (safe: whatever
-changes who may see a session bumps the event's generation and so the ETag). Otherwise the fragment is
-served through the page cache (anonymous visitors share one rendering per generation).
+answers: an anonymous visitor the page cache's shared fragment, tagged with its content digest (304 while
+its bytes have not changed; the WSGI layer `results.live.FastPolls` answers most of these polls without
+Django), a logged-in one 304 while the ETag (`services.live.etag`: the event's recompute stamp, the
+session's publication and the page cache's generation of the event) has not moved, before the permission
+check (safe: whatever changes who may see a session bumps the event's generation and so the ETag).
 """
 
 from django.db.models import Q
@@ -103,7 +104,11 @@ def _frequencies_fragment(request, pk):
 
 
 def _polled(request, pk, kind, fragment, *parts):
-    return shared_live.polled(request, live.etag(pk, kind, *parts), lambda: fragment(request, pk=pk))
+    return shared_live.polled(request, lambda: live.etag(pk, kind, *parts), lambda: fragment(request, pk=pk))
+
+
+# The WSGI layer in front of Django answers these polls of anonymous visitors from the page cache.
+shared_live.polled_urls("bridge_live_standings", "bridge_live_boards")
 
 
 @require_GET

@@ -162,7 +162,7 @@ def test_no_csrf_token_is_stored_and_each_visitor_gets_a_working_one(session):
         key = page_cache.page_key(
             request, public.session_page.page_cache_name, [page_cache.event_scope(session.event_id)], ""
         )
-    content, _content_type = cache.get(key)
+    content, _content_type, _visibility = cache.get(key)
     assert page_cache.CSRF_PLACEHOLDER in content
     assert not TOKEN.search(content.replace(page_cache.CSRF_PLACEHOLDER, b"").decode())
 
@@ -235,7 +235,7 @@ def test_a_rankings_list_rebuild_drops_the_list_page(client, mbsz, make_person):
 @pytest.mark.django_db
 def test_while_one_request_renders_a_dropped_page_the_others_get_the_previous_copy(client, event, session):
     old = client.get(url(session))
-    page_cache.bump_now(page_cache.event_scope(event.pk))
+    page_cache.bump_now(page_cache.event_scope(event.pk), visibility=False)  # a recompute's bump
     request = RequestFactory().get(url(session))
     name = public.session_page.page_cache_name
     with translation.override("hu"):
@@ -249,6 +249,28 @@ def test_while_one_request_renders_a_dropped_page_the_others_get_the_previous_co
     assert client.get(url(session))["X-Page-Cache"] == "miss"
     assert cache.get(f"{key}:rendering") is None  # the renderer let go of its lock
     assert client.get(url(session))["X-Page-Cache"] == "hit"
+
+
+@pytest.mark.django_db
+def test_after_a_change_of_who_may_see_a_page_nobody_gets_its_previous_copy(client, event, session):
+    """A save that may change the page's visibility (the event withdrawn here) bumps the visibility token
+    too: while one request renders the page again, the others wait for the page's own answer instead of
+    getting the copy of before (which they may no longer see)."""
+    assert client.get(url(session)).status_code == 200
+    request = RequestFactory().get(url(session))
+    name = public.session_page.page_cache_name
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.DRAFT)  # no signal: the bump below stands
+    page_cache.bump_now(page_cache.event_scope(event.pk))  # for the save's
+    with translation.override("hu"):
+        key = page_cache.page_key(request, name, [page_cache.event_scope(event.pk)], "")
+    assert cache.add(f"{key}:rendering", 1, 10)  # another process is rendering the new generation
+    answer = client.get(url(session))
+    assert answer.status_code in (302, 404) and answer.get("X-Page-Cache") != "stale"
+    # The one that renders gets the refusal: it drops the previous copy, so nobody gets it later either.
+    cache.delete(f"{key}:rendering")
+    assert client.get(url(session)).status_code in (302, 404)
+    with translation.override("hu"):
+        assert cache.get(page_cache.latest_key(request, name, "")) is None
 
 
 @pytest.mark.django_db

@@ -1,9 +1,11 @@
 """Live public pages of ulti (issue #18): the event's standings and a round's tables as fragments the pages
 poll while a round played with table codes is live (`ulti.services.live`).
 
-`static/js/live.js` asks with If-None-Match every few seconds; `results.live.polled` answers 304 while the
-ETag (the event's recompute stamp, the page cache's generation of the event, the rounds' publication and
-the page's parameters) has not moved, else the fragment, served to anonymous visitors through the page cache.
+`static/js/live.js` asks with If-None-Match every few seconds; `results.live.polled` answers an anonymous
+visitor the page cache's shared fragment tagged with its content digest (most of these polls answered
+before Django by `results.live.FastPolls`), a logged-in one 304 while the ETag (the event's recompute
+stamp, the page cache's generation of the event, the rounds' publication and the page's parameters) has
+not moved, else the fragment.
 """
 
 from django.http import Http404
@@ -48,12 +50,18 @@ def _known_id(pk) -> int:
 @require_GET
 def standings_fragment(request, pk):
     _known_id(pk)
-    tag = live.standings_etag(pk, "standings", *standings_params(request))
+    params = standings_params(request)
+    tag = lambda: live.standings_etag(pk, "standings", *params)  # noqa: E731
     return shared_live.polled(request, tag, lambda: _standings_fragment(request, pk=pk))
 
 
 @require_GET
 def round_fragment(request, pk):
     _known_id(pk)
-    tag = live.round_etag(pk, "round")
-    return shared_live.polled(request, tag, lambda: _round_fragment(request, pk=pk))
+    return shared_live.polled(
+        request, lambda: live.round_etag(pk, "round"), lambda: _round_fragment(request, pk=pk)
+    )
+
+
+# The WSGI layer in front of Django answers these polls of anonymous visitors from the page cache.
+shared_live.polled_urls("ulti_live_standings", "ulti_live_round")

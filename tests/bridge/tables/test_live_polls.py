@@ -1,0 +1,192 @@
+"""The live polls' fast path (results.live.FastPolls, issue #18) in front of Django, on a bridge session's
+live standings and frequency fragments: it answers an anonymous poll as Django does (same status, headers
+and body, 304 included) without reaching Django, keeps the tag while the fragment's bytes do not change,
+leaves to Django whatever it cannot answer safely (a logged-in visitor, a language it does not know, a cache
+that does not answer) and never serves a fragment the page's permission check would now refuse."""
+
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from results import page_cache
+from tests.results.live_wsgi import Portal
+from tournaments.models import Event
+
+from .helpers import answer, enter
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def portal():
+    return Portal()
+
+
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    def played(code, board=None, **values):
+        with django_capture_on_commit_callbacks(execute=True):
+            return answer(code, enter(code, board, **values).entry)
+
+    return played
+
+
+def urls(session):
+    return {
+        "standings": reverse("bridge_live_standings", args=[session.pk]),
+        "boards": reverse("bridge_live_boards", args=[session.pk]),
+        "one board": reverse("bridge_live_boards", args=[session.pk]) + "?board=2",
+    }
+
+
+@pytest.mark.parametrize("kind", ["standings", "boards", "one board"])
+def test_the_fast_path_answers_as_django_does_without_reaching_it(portal, session, codes, play, kind):
+    play(codes[1], 1)
+    url = urls(session)[kind]
+    first, asked = portal.answered_by_django(url)
+    assert asked and first.code == 200 and first["ETag"].startswith('"c')
+    django = portal.plain(url)  # Django's answer from the page cache
+    assert django["X-Page-Cache"] == "hit"
+    fast, asked = portal.answered_by_django(url)
+    assert not asked
+    assert fast.same_as(django), fast.differences(django)
+    assert fast["Cache-Control"] == "no-cache" and fast["Vary"] == "Cookie, Accept-Language"
+    assert fast["Content-Language"] == "hu" and "Content-Security-Policy" in dict(fast.headers)
+    # The 304, too.
+    tag = fast["ETag"]
+    django = portal.plain(url, etag=tag)
+    fast, asked = portal.answered_by_django(url, etag=tag)
+    assert not asked and django.code == 304 and fast.same_as(django), fast.differences(django)
+    assert fast.body == b""
+    # Another tag: the bytes.
+    fast, asked = portal.answered_by_django(url, etag='"c0000"')
+    assert not asked and fast.code == 200 and fast.body == first.body
+
+
+def test_the_tag_moves_with_a_result_and_stays_while_the_fragment_does_not_change(
+    portal, session, codes, play, settings
+):
+    settings.LIVE_RENDER_SECONDS = 0  # every poll after a recompute sees the new copy at once
+    standings, boards = urls(session)["standings"], urls(session)["boards"]
+    play(codes[1])
+    tags = {kind: portal.get(url)["ETag"] for kind, url in (("standings", standings), ("boards", boards))}
+    play(codes[2])  # a result: the recompute bumps the event's generation
+    moved = portal.get(standings, etag=tags["standings"])
+    assert moved.code == 200 and moved["ETag"] != tags["standings"]
+    # No board is played at every table yet: the frequency sheets show nothing new, their tag stays.
+    assert portal.get(boards, etag=tags["boards"]).code == 304
+    again, asked = portal.answered_by_django(standings, etag=moved["ETag"])
+    assert again.code == 304 and not asked
+
+
+def test_between_renderings_the_copy_of_a_moment_ago_is_served_unless_visibility_may_have_changed(
+    portal, session, codes, play, settings
+):
+    settings.LIVE_RENDER_SECONDS = 60
+    url = urls(session)["standings"]
+    tag = portal.get(url)["ETag"]
+    play(codes[1], 1)  # a recompute: what the page shows changed, not who may see it
+    stale, asked = portal.answered_by_django(url, etag=tag)
+    assert stale.code == 304 and not asked  # rendered less than LIVE_RENDER_SECONDS ago
+    settings.LIVE_RENDER_SECONDS = 0
+    fresh, asked = portal.answered_by_django(url, etag=tag)
+    assert asked and fresh.code == 200 and fresh["ETag"] != tag
+    # A save that may change who sees the page bumps the visibility token: Django answers at once.
+    settings.LIVE_RENDER_SECONDS = 60
+    session.save()
+    _again, asked = portal.answered_by_django(url, etag=fresh["ETag"])
+    assert asked
+
+
+@pytest.mark.parametrize(
+    "make_private",
+    [
+        pytest.param(lambda session: _status(session.event, Event.Status.DRAFT), id="event back to draft"),
+        pytest.param(lambda session: _status(session.event, Event.Status.RETURNED), id="event returned"),
+        pytest.param(lambda session: session.table_codes.all().delete(), id="table codes deleted"),
+    ],
+)
+def test_a_fragment_no_longer_public_is_never_served(portal, session, codes, settings, make_private):
+    settings.LIVE_RENDER_SECONDS = 60  # even while a copy of a moment ago could be served
+    url = urls(session)["standings"]
+    tag = portal.get(url)["ETag"]
+    served, asked = portal.answered_by_django(url, etag=tag)
+    assert served.code == 304 and not asked
+    make_private(session)
+    for etag in (None, tag):
+        refused, asked = portal.answered_by_django(url, etag=etag)
+        assert asked and refused.code in (302, 404), refused
+    # However often it is asked (the page cache keeps no copy for the others either).
+    assert portal.get(url).code in (302, 404)
+
+
+def _status(event, status):
+    event.status = status
+    event.save()
+
+
+def test_a_draft_session_is_never_answered(portal, session):
+    """Without table codes the session is not public: Django refuses, and nothing is kept to serve."""
+    url = urls(session)["standings"]
+    for _ in range(2):
+        refused, asked = portal.answered_by_django(url)
+        assert asked and refused.code in (302, 404)
+
+
+def test_a_logged_in_visitor_goes_to_django(portal, session, codes, clients):
+    url = urls(session)["standings"]
+    portal.get(url)
+    session_cookie = clients["director"].cookies["sessionid"].value
+    answer_, asked = portal.answered_by_django(url, cookies={"sessionid": session_cookie})
+    assert asked and answer_.code == 200 and "X-Page-Cache" not in dict(answer_.headers)
+    assert not answer_["ETag"].startswith('"c')  # his own tag: the recompute stamp
+    for cookies in ({"messages": "x"},):
+        _answer, asked = portal.answered_by_django(url, cookies=cookies)
+        assert asked
+    environ_headers = {"Authorization": "Token abc"}
+    before = portal.django.calls
+    portal.call(portal.fast, url, **environ_headers)
+    assert portal.django.calls == before + 1
+
+
+def test_the_language_cookie_picks_the_copy_and_an_unknown_language_goes_to_django(portal, session, codes):
+    url = urls(session)["standings"]
+    hungarian = portal.get(url)
+    english = portal.get(url, cookies={"django_language": "en"})
+    assert english["Content-Language"] == "en" and english.body != hungarian.body
+    served, asked = portal.answered_by_django(url, cookies={"django_language": "en"})
+    assert not asked and served.same_as(portal.plain(url, cookies={"django_language": "en"}))
+    served, asked = portal.answered_by_django(url, cookies={"django_language": "hu"})
+    assert asked  # a cookie of "hu" is another raw input than none: asked once, then kept
+    assert portal.answered_by_django(url, cookies={"django_language": "hu"})[1] is False
+    for _ in range(2):
+        unknown, asked = portal.answered_by_django(url, cookies={"django_language": "de"})
+        assert asked and unknown["Content-Language"] == "hu"
+
+
+def test_when_the_cache_does_not_answer_django_does(portal, session, codes):
+    url = urls(session)["standings"]
+    portal.get(url)
+    with mock.patch.object(page_cache, "read_poll", side_effect=ConnectionError("redis is down")):
+        down, asked = portal.answered_by_django(url)
+    assert asked and down.code == 200 and down.body == portal.plain(url).body
+
+
+def test_other_pages_go_straight_to_django(portal, session, codes):
+    page = reverse("bridge_session", args=[session.pk])
+    with mock.patch.object(page_cache, "read_poll") as read:
+        for _ in range(2):
+            answer_, asked = portal.answered_by_django(page)
+            assert asked and answer_.code == 200
+    read.assert_not_called()
+    assert portal.fast.address(portal.environ(page)) is None
+    assert portal.fast.address(portal.environ(urls(session)["standings"])) is not None

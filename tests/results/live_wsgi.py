@@ -1,0 +1,103 @@
+"""Calling the portal as gunicorn does (WSGI), with and without the live polls' fast path in front of Django
+(`results.live.FastPolls`), for the tests that compare the two answers."""
+
+from contextlib import contextmanager
+
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.test import RequestFactory
+
+from results.live import FastPolls
+
+
+@contextmanager
+def _test_connection():
+    # As Django's test client: the test's transaction must outlive the request.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+class Counting:
+    """The Django application, counting the requests that reach it."""
+
+    def __init__(self, app):
+        self.app = app
+        self.calls = 0
+
+    def __call__(self, environ, start_response):
+        self.calls += 1
+        return self.app(environ, start_response)
+
+
+class Answer:
+    def __init__(self, status, headers, body):
+        self.status, self.headers, self.body = status, headers, body
+        self.code = int(status.split()[0])
+
+    def __getitem__(self, name):
+        return next(v for k, v in self.headers if k.lower() == name.lower())
+
+    def same_as(self, other) -> bool:
+        return (self.status, sorted(self.headers), self.body) == (
+            other.status,
+            sorted(other.headers),
+            other.body,
+        )
+
+    def differences(self, other) -> tuple:
+        """What differs: (status, headers only here, headers only there, the bodies differ)."""
+        mine, theirs = set(self.headers), set(other.headers)
+        return (self.status, other.status), mine - theirs, theirs - mine, self.body != other.body
+
+    def __repr__(self):
+        return f"<{self.status} {sorted(self.headers)} {len(self.body)} bytes>"
+
+
+class Portal:
+    """`django` the plain Django application, `fast` the same behind the fast path."""
+
+    def __init__(self):
+        self.django = Counting(WSGIHandler())
+        self.fast = FastPolls(self.django)
+
+    def environ(self, url, cookies=None, etag=None, **headers):
+        if cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        if etag:
+            headers["If-None-Match"] = etag
+        return dict(RequestFactory().get(url, headers=headers).environ)
+
+    def call(self, app, url, **kwargs) -> Answer:
+        environ = self.environ(url, **kwargs)
+        started = {}
+
+        def start_response(status, headers, exc_info=None):
+            started["status"], started["headers"] = status, list(headers)
+
+        with _test_connection():
+            result = app(environ, start_response)
+            try:
+                body = b"".join(result)
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+        return Answer(started["status"], started["headers"], body)
+
+    def get(self, url, **kwargs) -> Answer:
+        """Behind the fast path."""
+        return self.call(self.fast, url, **kwargs)
+
+    def plain(self, url, **kwargs) -> Answer:
+        """Django alone."""
+        return self.call(self.django, url, **kwargs)
+
+    def answered_by_django(self, url, **kwargs) -> tuple[Answer, bool]:
+        before = self.django.calls
+        answer = self.get(url, **kwargs)
+        return answer, self.django.calls > before

@@ -1,0 +1,89 @@
+"""The live polls' fast path (results.live.FastPolls, issue #18) on ulti's live fragments: the event's
+standings (with the page's parameters) and a round's tables are answered as Django answers them (200 and
+304: same headers and body) without reaching Django, and no longer once the round or the event is not
+public."""
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from tests.results.live_wsgi import Portal
+from ulti.models import Round
+
+from .conftest import confirm_all, fill
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def portal():
+    return Portal()
+
+
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    def played(code):
+        with django_capture_on_commit_callbacks(execute=True):
+            fill(code)
+            return confirm_all(code)
+
+    return played
+
+
+def urls(rnd):
+    return {
+        "standings": reverse("ulti_live_standings", args=[rnd.event.pk]),
+        "standings of a stage": reverse("ulti_live_standings", args=[rnd.event.pk]) + "?stage=1",
+        "round": reverse("ulti_live_round", args=[rnd.pk]),
+    }
+
+
+@pytest.mark.parametrize("kind", ["standings", "standings of a stage", "round"])
+def test_the_fast_path_answers_as_django_does_without_reaching_it(portal, rnd, codes, play, kind):
+    play(codes[1])
+    url = urls(rnd)[kind]
+    first, asked = portal.answered_by_django(url)
+    assert asked and first.code == 200 and first["ETag"].startswith('"c')
+    assert "élő, nem végleges" in first.body.decode()
+    django = portal.plain(url)
+    fast, asked = portal.answered_by_django(url)
+    assert not asked and django["X-Page-Cache"] == "hit" and fast.same_as(django), fast.differences(django)
+    tag = fast["ETag"]
+    django = portal.plain(url, etag=tag)
+    fast, asked = portal.answered_by_django(url, etag=tag)
+    assert not asked and django.code == 304 and fast.same_as(django), fast.differences(django)
+
+
+def test_a_confirmed_table_moves_the_tag(portal, rnd, codes, play, settings):
+    settings.LIVE_RENDER_SECONDS = 0
+    url = urls(rnd)["round"]
+    tag = portal.get(url)["ETag"]
+    assert portal.get(url, etag=tag).code == 304
+    play(codes[1])
+    moved = portal.get(url, etag=tag)
+    assert moved.code == 200 and moved["ETag"] != tag
+
+
+@pytest.mark.parametrize("what", ["round back to draft", "event back to draft"])
+def test_a_fragment_no_longer_public_is_never_served(portal, rnd, codes, settings, what):
+    settings.LIVE_RENDER_SECONDS = 60
+    url = urls(rnd)["round"]
+    tag = portal.get(url)["ETag"]
+    assert portal.answered_by_django(url, etag=tag)[1] is False
+    if what == "round back to draft":
+        rnd.status = Round.Status.DRAFT
+        rnd.save()
+    else:
+        event = rnd.event
+        event.status = event.Status.DRAFT
+        event.save()
+    for etag in (None, tag):
+        refused, asked = portal.answered_by_django(url, etag=etag)
+        assert asked and refused.code in (302, 404), refused
