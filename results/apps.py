@@ -7,6 +7,9 @@ class ResultsConfig(AppConfig):
     verbose_name = "Results pipeline"
 
     def ready(self):
-        from .page_cache import connect_signals
+        from federation.personal_data import register_eraser
+
+        from .page_cache import connect_signals, erase_person
 
         connect_signals()
+        register_eraser("results.page_cache", erase_person)

@@ -2,7 +2,8 @@
 
 Anonymous GETs of a decorated view are stored in Django's cache (Redis in production: CACHE_URL) under a key
 made of the view, the language, the host, the path, the allowed query parameters and the *generation* of every
-scope the page depends on (``event:<id>``, ``rankings:<federation code>``, ``calendar``). A generation is a
+scope the page depends on (``event:<id>``, ``rankings:<federation code>``, ``calendar``, and on every page
+``people``, bumped by an erasure: no stored copy shows an erased name). A generation is a
 random token kept in the cache without expiry; :func:`bump` replaces it after a commit (the recompute, a
 rankings list rebuild, a publish or an edit of the event), which orphans every page stored under the old token.
 Pages also expire after ``PAGE_CACHE_SECONDS`` (default 300), which bounds whatever depends on the clock (the
@@ -46,6 +47,8 @@ _CSRF_INPUT = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 MAX_QUERY_VALUE = 40
 RENDER_LOCK_SECONDS = 10
 HEADER = "X-Page-Cache"
+# The scope every stored page depends on besides its own: whatever may show a person's name (an erasure).
+PEOPLE = "people"
 
 
 _PROCESS_LOCAL = (
@@ -230,8 +233,14 @@ def _page_key(address, scopes, generations) -> str:
     return f"{PREFIX}:page:{_digest(address + list(scopes) + list(generations))}"
 
 
+def page_scopes(scopes) -> list[str]:
+    """The scopes a stored page depends on: its own and `PEOPLE`."""
+    return [*scopes, PEOPLE]
+
+
 def page_key(request, name, scopes, query) -> str:
-    """Where the page of the scopes' current generations is stored."""
+    """Where the page of the scopes' current generations is stored (`scopes`: the page's own)."""
+    scopes = page_scopes(scopes)
     return _page_key(_address(request, name, query), scopes, _generations(scopes))
 
 
@@ -310,7 +319,7 @@ def cache_public_page(scopes, params=()):
             found_scopes = scopes(request, **kwargs) if query is not None else None
             if not found_scopes:
                 return view(request, *args, **kwargs)
-            found_scopes = list(found_scopes)
+            found_scopes = page_scopes(found_scopes)
             try:
                 generations, visibility = tokens(found_scopes)
                 address = _address(request, name, query)
@@ -401,6 +410,14 @@ def unlock_poll(address: str) -> None:
 
 
 # Scopes of the usual page kinds.
+
+
+def erase_person(identity) -> list[str]:
+    """Erasure (GDPR art. 17, `federation.personal_data.register_eraser`): every stored page and polled entry
+    may show the erased person's name (entries, results, rankings), and none is served again; nothing of his
+    is kept here otherwise."""
+    bump(PEOPLE)
+    return []
 
 
 def by_event(request, pk, **kwargs):

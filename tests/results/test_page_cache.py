@@ -298,3 +298,26 @@ def test_a_cache_that_does_not_answer_costs_the_cache_not_the_pages_or_the_recom
         event.title = "Mentés gyorsítótár nélkül"
         event.save()  # the bump of its signal fails quietly too
         assert "Mentés gyorsítótár nélkül" in client.get(url(session)).content.decode()
+
+
+@pytest.mark.django_db
+def test_an_erasure_drops_every_stored_page_that_may_show_the_name(
+    client, session, make_user, django_capture_on_commit_callbacks
+):
+    from bridge.models import Pair
+    from federation.models import ErasureRequest
+    from federation.services import erasure
+
+    pair = Pair.objects.filter(event=session.event).select_related("player1").first()
+    person = pair.player1
+    name = f"{person.last_name} {person.first_name}"
+    assert name in client.get(url(session)).content.decode()
+    assert client.get(url(session))["X-Page-Cache"] == "hit"
+    staff = make_user("staff@example.hu", kind=Role.FEDERATION_STAFF, federation=session.event.federation)
+    request = ErasureRequest.objects.create(person=person)
+    with django_capture_on_commit_callbacks(execute=True):
+        erasure.carry_out(request, staff)
+    served = client.get(url(session))
+    assert served["X-Page-Cache"] == "miss"  # not the copy of before (kept up to PAGE_CACHE_SECONDS before)
+    person.refresh_from_db()
+    assert name not in served.content.decode() and person.last_name in served.content.decode()
