@@ -20,7 +20,6 @@ import datetime
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -62,7 +61,6 @@ def main() -> None:
         from django.urls import reverse
         from django.utils import timezone
 
-        from bridge.models import TableEntry
         from bridge.services import setup, table_entry
         from demo import bridge_sample as sample
         from federation.models import Federation, Role
@@ -91,16 +89,7 @@ def main() -> None:
                 announced=event.sessions.first(),
             )
             codes = table_entry.create_codes(session, director)
-            for code in codes:
-                now = table_entry.current_round(code)
-                for board in now.boards:
-                    fields = {"round": now.round, "board": board.board, "ns": now.ns.pk, "ew": now.ew.pk}
-                    result = table_entry.send(
-                        code, key=uuid.uuid4().hex, kind=TableEntry.Kind.RESULT, contract="4S N =", **fields
-                    ).entry
-                    table_entry.send(
-                        code, key=uuid.uuid4().hex, kind=TableEntry.Kind.CONFIRM, based_on=result.pk, **fields
-                    )
+            sample.confirm_current_round(codes)
             url = reverse("bridge_live_standings", args=[session.pk])
             anonymous, manager = Client(), Client()
             manager.force_login(director)

@@ -6,6 +6,7 @@ has a "normal" contract most tables reach, with the tricks spread around it, so 
 
 import datetime
 import random
+import uuid
 
 from django.utils import timezone
 
@@ -13,7 +14,8 @@ from bridge.engine.dealing import parse_pbn_deal
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord
 from bridge.engine.pbn.writer import write_session
 from bridge.engine.scoring.contract import board_dealer, board_vulnerability, contract_score, vulnerable_sides
-from bridge.models import PairSession, SessionPair
+from bridge.models import PairSession, SessionPair, TableEntry
+from bridge.services import table_entry
 from bridge.services.exports import pair_labels
 from federation.models import Person
 from tournaments.models import Entry, EntryMember, Event, Session
@@ -203,3 +205,18 @@ def event_with_pairs(
             )
             EntryMember.objects.create(entry=entry, person=person, position=position, confirmed_at=start)
     return event
+
+
+def confirm_current_round(codes, contract: str = "4S N =") -> None:
+    """Every table of `codes` enters its current round's boards and confirms them, as the phones do (North's
+    result, then East's confirmation through the table entry service), each with its own idempotency key."""
+    for code in codes:
+        now = table_entry.current_round(code)
+        for board in now.boards:
+            fields = {"round": now.round, "board": board.board, "ns": now.ns.pk, "ew": now.ew.pk}
+            result = table_entry.send(
+                code, key=uuid.uuid4().hex, kind=TableEntry.Kind.RESULT, contract=contract, **fields
+            ).entry
+            table_entry.send(
+                code, key=uuid.uuid4().hex, kind=TableEntry.Kind.CONFIRM, based_on=result.pk, **fields
+            )

@@ -26,7 +26,6 @@ import argparse
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,9 +69,9 @@ def main() -> None:
         from django.test import Client, RequestFactory
         from django.test.utils import CaptureQueriesContext, override_settings
 
-        from bridge.models import PairSession, TableEntry
-        from bridge.services import table_entry
+        from bridge.models import PairSession
         from bridge.services.compute import recompute_event
+        from demo import bridge_sample as sample
 
         caches = {
             "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": args.cache}
@@ -87,16 +86,7 @@ def main() -> None:
 
             figures = live_seed.seed(args.tables, 4)
             session = PairSession.objects.get(pk=figures["session"])
-            for code in session.table_codes.all():
-                now = table_entry.current_round(code)
-                for board in now.boards:
-                    fields = {"round": now.round, "board": board.board, "ns": now.ns.pk, "ew": now.ew.pk}
-                    result = table_entry.send(
-                        code, key=uuid.uuid4().hex, kind=TableEntry.Kind.RESULT, contract="4S N =", **fields
-                    ).entry
-                    table_entry.send(
-                        code, key=uuid.uuid4().hex, kind=TableEntry.Kind.CONFIRM, based_on=result.pk, **fields
-                    )
+            sample.confirm_current_round(session.table_codes.all())
             recompute_event(session.event_id)
             url = figures["standings"]
             from federation.models import Role
