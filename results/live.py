@@ -72,7 +72,7 @@ def etag(event_id: int, scope: str, *parts) -> str:
     except Exception:  # a cache that does not answer: the stamp alone (the pages are not cached then)
         token = ""
     text = "|".join([str(stamp), token, *(str(p) for p in parts)])
-    return '"' + hashlib.sha1(text.encode()).hexdigest()[:20] + '"'
+    return '"s' + hashlib.sha1(text.encode()).hexdigest()[:20] + '"'  # "s": never equal to a content tag
 
 
 def content_tag(content: bytes) -> str:
