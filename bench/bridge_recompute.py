@@ -131,13 +131,27 @@ def lower_bound(event, session) -> dbbench.LowerBound:
     from bridge.models import BoardScore, EventStanding, SessionStanding
     from bridge.services import SCOPE, versions
 
-    version_id = versions.latest_version(session).pk
+    version = versions.latest_version(session)
+    version_id = version.pk
+    # the version's rows where they are stored (its own, and its base's of the boards it kept: copy on write)
+    rows = (
+        versions.results_of(version)
+        .order_by("board", "table", "pk")
+        .values_list(
+            "board",
+            "table",
+            "ns_id",
+            "ew_id",
+            "contract",
+            "declarer",
+            "lead",
+            "tricks",
+            "score",
+            "artificial",
+        )
+    )
     reads = [
-        (
-            'SELECT board, "table", ns_id, ew_id, contract, declarer, lead, tricks, score, artificial '
-            'FROM bridge_boardresult WHERE version_id = %s ORDER BY board, "table", id',
-            (version_id,),
-        ),
+        rows.query.sql_with_params(),
         (
             "SELECT pair_id, board, percent, reason FROM bridge_resultpenalty WHERE version_id = %s",
             (version_id,),

@@ -21,7 +21,6 @@ from results.upload_input import UploadInputError, check_request_size
 from tournaments.models import Event, public_events_q
 
 from .models import (
-    BoardResult,
     CorrectionRequest,
     EventStanding,
     PairEvent,
@@ -324,7 +323,7 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
             "number": version.number,
             "source": version.source,
             "event_version": version.event_version,
-            "results": BoardResult.objects.filter(version=version).count(),
+            "results": versions.results_of(version).count(),
         }
         return Response(BridgeVersionSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -507,7 +506,7 @@ class CorrectionViewSet(
             raise PermissionDenied
         check(request, "bridge.request_correction", seat)
         row = (
-            BoardResult.objects.filter(version=versions.latest_version(session), board=data["board"])
+            versions.results_of(versions.latest_version(session), boards=[data["board"]])
             .filter(Q(ns=seat) | Q(ew=seat))
             .select_related("ns", "ew")
             .first()

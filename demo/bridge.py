@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from bridge.models import BoardResult, SessionPair, SessionStart
+from bridge.models import SessionPair, SessionStart
 from bridge.services import adjustments, compute, corrections, dealing, handrecords, setup, uploads, versions
 from demo import bridge_sample as sample
 from federation.models import Club, Federation, Membership, Person, Role
@@ -142,7 +142,8 @@ def _results(session, director):
     # A pair's correction of a clerical error, countersigned by the director.
     first = SessionPair.objects.get(section__session=session, number=1)
     row = (
-        BoardResult.objects.filter(version=versions.latest_version(session), ns=first)
+        versions.results_of(versions.latest_version(session))
+        .filter(ns=first)
         .exclude(contract="Pass")
         .first()
     )
@@ -165,9 +166,7 @@ def _results(session, director):
         )
         corrections.decide(request, approve=True, user=director, note="Az ellenfél is megerősítette.")
     # A slow-play ruling: average-plus to N-S, average-minus to E-W on one table.
-    other = (
-        BoardResult.objects.filter(version=versions.latest_version(session), board=5).order_by("pk").first()
-    )
+    other = versions.results_of(versions.latest_version(session), boards=[5]).order_by("pk").first()
     if other is not None:
         adjustments.apply_ruling(
             session,

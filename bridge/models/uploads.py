@@ -30,6 +30,16 @@ class ResultVersion(AppendOnly, VersionedUpload):
     )
     deals = models.JSONField(_("deals"), default=dict, blank=True, help_text=_("Board number -> PBN deal."))
     raw = models.TextField(_("uploaded text"), blank=True)
+    # Copy on write: a version stores the rows of the boards it changed; for each board whose rows are
+    # those of a version before, the number of the board -> the pk of the version that stores them (never
+    # a version that inherits them itself). Empty: every row is stored here. Versions are append-only and
+    # protected, so a holder never goes away. Read the rows through bridge.services.versions only.
+    sources = models.JSONField(
+        _("boards kept from earlier versions"),
+        default=dict,
+        blank=True,
+        help_text=_("Board number -> the earlier version that stores the board's rows."),
+    )
 
     class Meta(VersionedUpload.Meta):
         constraints = [

@@ -38,7 +38,7 @@ class FouledBoardError(ValueError):
 
 def board_rows(session: PairSession, board: int) -> list[dict]:
     """The board's rows in the latest version (dicts of versions.ROW_FIELDS), in table order."""
-    return [r for r in versions.rows_of(versions.latest_version(session)) if r["board"] == board]
+    return versions.rows_of(versions.latest_version(session), boards=[board])
 
 
 def earlier_duplications(session: PairSession, pair_id: int) -> int:

@@ -539,12 +539,13 @@ def upload(
         # the partial recompute rescores them (the decisions re-applied may touch more boards: all counted).
         # So does a whole file that brings no new deal (a scoring program sending the session again after
         # each table's result: the boards whose rows differ; deals would need their hand records).
+        # (write_version adds the boards whose rows differ from the version before's: it stores only those)
         changed = None
         if base is not None and not created and not resized:
             if parsed.only_boards is not None:
-                changed = versions.changed_boards(base_rows, rows) | parsed.only_boards
+                changed = set(parsed.only_boards)
             elif deals == {int(k): v for k, v in (base.deals or {}).items()}:
-                changed = versions.changed_boards(base_rows, rows)
+                changed = set()
         version = versions.write_version(
             session,
             rows,
@@ -559,6 +560,7 @@ def upload(
             event_version=event_version,
             changed_boards=changed,
             base_is_latest=True,  # read under the event's lock above
+            base_rows=base_rows,
         )
         decisions.record(version, settled)
         return version

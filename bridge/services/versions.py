@@ -5,10 +5,12 @@ one event are numbered one at a time across every web and worker process (never 
 """
 
 import hashlib
+import json
+from collections import defaultdict
 from operator import itemgetter
 
 from django.db import connections, transaction
-from django.db.models import Subquery
+from django.db.models import Q, Subquery
 
 from results.bulk import read_all
 from results.services import lock_state, mark_uploaded, next_version_number
@@ -64,12 +66,40 @@ def latest_version(session: PairSession) -> ResultVersion | None:
     return ResultVersion.objects.filter(session=session).order_by("-number").first()
 
 
-def rows_of(version: ResultVersion | None) -> list[dict]:
+def sources_of(sources: dict | str | None) -> dict[int, int]:
+    """A version's `sources` (JSON: text keys) as board -> the pk of the version holding its rows. Also
+    the JSON text: read through a subquery or a relation, SQLite gives the field undecoded."""
+    if isinstance(sources, str):
+        sources = json.loads(sources)
+    return {int(board): int(holder) for board, holder in (sources or {}).items()}
+
+
+def holding(version_id: int, sources: dict | None, boards=None) -> Q:
+    """The filter of a version's rows (copy on write, `ResultVersion.sources`): those it stores, and for each
+    board it kept, its holder's rows of that board; with `boards` only those boards'. The one way to read
+    a version's BoardResult rows."""
+    kept: dict[int, list[int]] = defaultdict(list)
+    wanted = None if boards is None else set(boards)
+    for board, holder in sources_of(sources).items():
+        if wanted is None or board in wanted:
+            kept[holder].append(board)
+    own = Q(version_id=version_id) if wanted is None else Q(version_id=version_id, board__in=sorted(wanted))
+    for holder, held in sorted(kept.items()):
+        own |= Q(version_id=holder, board__in=sorted(held))
+    return own
+
+
+def results_of(version: ResultVersion | None, boards=None):
+    """The version's BoardResult rows (a queryset), its own and those it kept; with `boards` only theirs."""
+    if version is None:
+        return BoardResult.objects.none()
+    return BoardResult.objects.filter(holding(version.pk, version.sources, boards))
+
+
+def rows_of(version: ResultVersion | None, boards=None) -> list[dict]:
     if version is None:
         return []
-    return list(
-        BoardResult.objects.filter(version=version).order_by("board", "table", "pk").values(*ROW_FIELDS)
-    )
+    return list(results_of(version, boards).order_by("board", "table", "pk").values(*ROW_FIELDS))
 
 
 # What an upload reads of the version before: every field but the uploaded text (a whole file, never used)
@@ -78,16 +108,14 @@ _BASE_FIELDS = tuple(f.attname for f in ResultVersion._meta.concrete_fields if f
 
 def read_latest(session: PairSession, *more) -> tuple:
     """(the latest version or None, `rows_of` it, `penalties_of` it, the rows of each of `more`, values_list
-    querysets read alongside) in one round trip on PostgreSQL: an upload's reads of the version before,
-    which the rows and penalties otherwise each wait for. The version's uploaded text is not read."""
+    querysets read alongside) in two round trips on PostgreSQL: an upload's reads of the version before
+    (the version with its penalties and `more`, then its rows, which its `sources` say where to find).
+    The version's uploaded text is not read."""
     latest = ResultVersion.objects.filter(session=session).order_by("-number")
     last = Subquery(latest.values("pk")[:1])
-    found, rows, penalties, *others = read_all(
+    found, penalties, *others = read_all(
         [
             latest.values_list(*_BASE_FIELDS)[:1],
-            BoardResult.objects.filter(version_id=last)
-            .order_by("board", "table", "pk")
-            .values_list(*ROW_FIELDS),
             ResultPenalty.objects.filter(version_id=last).order_by("pk").values_list(*PENALTY_STORED_FIELDS),
             *more,
         ]
@@ -95,6 +123,11 @@ def read_latest(session: PairSession, *more) -> tuple:
     if not found:
         return (None, [], [], *others)
     base = ResultVersion.from_db(connections[latest.db].alias, list(_BASE_FIELDS), found[0])
+    rows = (
+        BoardResult.objects.filter(holding(base.pk, base.sources))
+        .order_by("board", "table", "pk")
+        .values_list(*ROW_FIELDS)
+    )
     return (
         base,
         [dict(zip(ROW_FIELDS, row, strict=True)) for row in rows],
@@ -136,14 +169,29 @@ def write_version(
     event_version: int | None = None,
     changed_boards: set[int] | None = None,
     base_is_latest: bool = False,
+    base_rows: list[dict] | None = None,
 ) -> ResultVersion:
     """Append a version holding `rows` and `penalties` (dicts of ROW_FIELDS / PENALTY_FIELDS) and queue
     the recompute for after the commit. The caller has already locked the event with `lock_event`, or
     with `lock_event_for_version`, whose event version it passes as `event_version`. `changed_boards`: the
     only boards whose rows differ from `base`'s (a traveller), rescored alone (`queue_recompute`).
     `base_is_latest`: the caller read `base` with `latest_version` under the event's lock, so the new number
-    is the one after it (not asked of the database again)."""
+    is the one after it (not asked of the database again).
+    `base_rows`: `rows_of(base)`, when the caller has read them: the version then stores only the boards
+    whose rows differ from them and keeps the others by reference (copy on write: a table's result is one
+    board's rows, not the whole session again); `changed_boards`, when given, gains those boards."""
     assert transaction.get_connection().in_atomic_block, "write_version needs the caller's transaction"
+    sources: dict[str, int] = {}
+    if base is not None and base_rows is not None:
+        differ = differing_boards(base_rows, rows)
+        if changed_boards is not None:  # a board told changed is stored too: its rescore reads it here
+            differ |= set(changed_boards)
+            changed_boards = differ
+        held = sources_of(base.sources)
+        kept = {row["board"] for row in rows} - differ
+        sources = {str(board): held.get(board, base.pk) for board in sorted(kept)}
+        if kept:
+            rows = [row for row in rows if row["board"] in differ]
     if event_version is None:
         event_version = mark_uploaded(session.event_id, SCOPE)
     if base_is_latest:
@@ -162,6 +210,7 @@ def write_version(
         deals={str(board): deal for board, deal in (deals or {}).items()},
         base=base,
         event_version=event_version,
+        sources=sources,
     )
     pk = version.pk
     bulk.insert_rows(BoardResult, ("version",) + ROW_FIELDS, ((pk, *row_values(row)) for row in rows))
@@ -193,7 +242,7 @@ def queue_recompute(event_id: int, session_id: int | None = None, boards: set[in
         request_recompute(SCOPE, event_id, session_id, sorted(boards), partial=BOARDS)
 
 
-def changed_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
+def differing_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
     """The boards whose rows (dicts of ROW_FIELDS) differ between the version before and the new one, in
     the order written; a board told changed that is not costs a rescore of it, never a wrong standing."""
 

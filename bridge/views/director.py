@@ -13,7 +13,6 @@ from results.models import VersionedUpload
 from results.upload_input import UploadInputError
 
 from ..models import (
-    BoardResult,
     CorrectionRequest,
     Exclusion,
     PairSession,
@@ -242,7 +241,7 @@ def adjust(request, pk):
             )
             return redirect("bridge_adjust", session.pk)
     latest = versions.latest_version(session)
-    adjusted = BoardResult.objects.filter(version=latest).exclude(artificial="").select_related("ns", "ew")
+    adjusted = versions.results_of(latest).exclude(artificial="").select_related("ns", "ew")
     penalties = latest.penalties.select_related("pair") if latest else []
     return render(
         request,

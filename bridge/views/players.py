@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from federation.access import check
 
-from ..models import BoardResult, CorrectionRequest, SessionPair
+from ..models import CorrectionRequest, SessionPair
 from ..services import corrections, notation, versions
 from .common import session_context, session_or_deny
 from .forms import CorrectionForm
@@ -38,7 +38,7 @@ def _recorded(session, seat, board) -> dict:
     if not (board or "").isdigit():
         return {}
     row = (
-        BoardResult.objects.filter(version=versions.latest_version(session), board=int(board))
+        versions.results_of(versions.latest_version(session), boards=[int(board)])
         .filter(Q(ns=seat) | Q(ew=seat))
         .first()
     )
@@ -62,7 +62,7 @@ def correction_request(request, pk):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         row = (
-            BoardResult.objects.filter(version=versions.latest_version(session), board=data["board"])
+            versions.results_of(versions.latest_version(session), boards=[data["board"]])
             .filter(Q(ns=seat) | Q(ew=seat))
             .select_related("ns", "ew")
             .first()

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from bridge.engine.scoring.adjusted import Penalty
-from bridge.models import BoardResult, BoardScore, ResultVersion, SessionPair, SessionStanding
+from bridge.models import BoardScore, ResultVersion, SessionPair, SessionStanding
 from bridge.services import ranking_source, setup, uploads, versions
 from bridge.services.adjustments import RulingError, apply_ruling
 from bridge.services.compute import recompute_event
@@ -116,7 +116,11 @@ def test_an_artificial_score_for_a_board_not_played(event, session, director):
         user=director,
         source="adjustment",
     )
-    assert BoardResult.objects.filter(version__number=3, board=1, ns=row.ns, artificial="A").exists()
+    assert (
+        versions.results_of(ResultVersion.objects.get(session=session, number=3))
+        .filter(board=1, ns=row.ns, artificial="A")
+        .exists()
+    )
 
 
 @pytest.mark.django_db

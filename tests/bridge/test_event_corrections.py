@@ -158,7 +158,7 @@ def test_countersigned_correction_is_a_new_version_and_refusals_are_kept(event, 
     assert decided.status == "approved" and decided.decided_by == director and decided.decided_at
     version = ResultVersion.objects.get(session=first, number=2)
     assert version.source == "correction" and decided.version == version
-    new_row = BoardResult.objects.get(version=version, board=row.board, ns=row.ns, ew=row.ew)
+    new_row = versions.results_of(version).get(board=row.board, ns=row.ns, ew=row.ew)
     assert new_row.tricks == request.tricks and new_row.score == request.score != row.score
     recompute_event(event.pk)
     assert BoardScore.objects.get(session=first, board=row.board, ns=row.ns).score == request.score
@@ -168,7 +168,7 @@ def test_countersigned_correction_is_a_new_version_and_refusals_are_kept(event, 
         first,
         seat,
         user,
-        BoardResult.objects.filter(version=version, ew=seat).first() or new_row,
+        versions.results_of(version).filter(ew=seat).first() or new_row,
         PUBLISHED + datetime.timedelta(minutes=6),
     )
     corrections.decide(other, approve=False, user=director, note="nem elírás")

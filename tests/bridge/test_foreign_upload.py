@@ -94,7 +94,7 @@ def test_the_service_waits_for_the_warnings_then_scores_the_line_by_its_score(wo
     assert version.source == Source.PBN
     recompute_event(event.pk)
     foreign = standings(session)
-    row = BoardResult.objects.get(version=version, score=score, contract="")
+    row = versions.results_of(version).get(score=score, contract="")
     assert row.tricks is None
 
     uploads.submit(session, uploads.PBN, user=director, text=native, file_name="native.pbn")

@@ -14,8 +14,8 @@ from django.utils import timezone, translation
 
 from bridge.engine.pbn.reader import read_session
 from bridge.engine.pbn.usebio import write_usebio
-from bridge.models import BoardResult, ResultVersion, SessionStanding
-from bridge.services import decisions, exports, setup, uploads
+from bridge.models import ResultVersion, SessionStanding
+from bridge.services import decisions, exports, setup, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -71,7 +71,7 @@ def standings(session):
 
 def results_of(version):
     return sorted(
-        BoardResult.objects.filter(version=version).values_list(
+        versions.results_of(version).values_list(
             "board", "ns_id", "ew_id", "contract", "declarer", "lead", "tricks", "score", "artificial"
         )
     )
@@ -130,7 +130,7 @@ def test_a_line_with_an_unreadable_contract_waits_for_the_warnings(world):
     )
     recompute_event(event.pk)
     foreign = standings(session)
-    assert BoardResult.objects.get(version=version, score=int(score), contract="").tricks is None
+    assert versions.results_of(version).get(score=int(score), contract="").tricks is None
     uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows))
     recompute_event(event.pk)
     assert standings(session) == foreign

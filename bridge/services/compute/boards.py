@@ -138,7 +138,16 @@ def _changed_reads(event_id, session_id, boards) -> list:
     return [
         PairEvent.objects.filter(event_id=event_id).values_list(*_SETTINGS)[:1],
         versions_of.values_list(
-            "pk", "session_id", "number", "source", "uploaded_at", "base_id", "event_version", "base__number"
+            "pk",
+            "session_id",
+            "number",
+            "source",
+            "uploaded_at",
+            "base_id",
+            "event_version",
+            "base__number",
+            "sources",
+            "base__sources",
         )[:1],
         ResultPenalty.objects.filter(version_id=newest).order_by("pk").values_list(*versions.PENALTY_FIELDS),
         BoardResult.objects.filter(version_id=newest, board__in=boards)
@@ -174,9 +183,13 @@ def _rescore_boards(
     # the new version is the event's newest, built on the session's version before it.
     if not latest:
         return None
-    pk, _session, number, source, uploaded_at, base_id, newest_event_version, base_number = latest[0]
+    pk, _session, number, source, uploaded_at, base_id, newest_event_version, base_number, kept, base_kept = (
+        latest[0]
+    )
     if newest_event_version != event_version or base_id is None or base_number != number - 1:
         return None
+    if any(board in versions.sources_of(kept) for board in boards):
+        return None  # a board the version kept from its base is not among its own rows read above
     version = _Version(pk, session_id, number, source, uploaded_at, {})
     options = _options(settings)
     live = _LIVE.pop(session_id, None)
@@ -197,7 +210,7 @@ def _rescore_boards(
     if live is None:  # this worker has not scored the session yet: the version before, once
         base_rows, base_penalties = _read_all(
             [
-                BoardResult.objects.filter(version_id=base_id)
+                BoardResult.objects.filter(versions.holding(base_id, base_kept))
                 .order_by("board", "table", "pk")
                 .values_list(*versions.ROW_FIELDS),
                 ResultPenalty.objects.filter(version_id=base_id)

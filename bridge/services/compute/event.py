@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 
 from bridge.engine.scoring.adjusted import ArtificialScore, Award, Penalty
 from bridge.engine.scoring.exclusion import out_by_session
@@ -103,14 +103,25 @@ class _Event:
 
 def _read(event_id: int) -> _Event:
     """Two round trips on PostgreSQL: the sessions (with their latest versions), then everything else."""
-    latest = ResultVersion.objects.filter(session=OuterRef("pk")).order_by("-number").values("pk")[:1]
+    latest = ResultVersion.objects.filter(session=OuterRef("pk")).order_by("-number")
     sessions = list(
         PairSession.objects.filter(event_id=event_id)
         .select_related("announced")
-        .annotate(latest_version_id=Subquery(latest))
+        .annotate(
+            latest_version_id=Subquery(latest.values("pk")[:1]),
+            latest_sources=Subquery(latest.values("sources")[:1]),
+        )
         .order_by("number")
     )
     version_ids = [s.latest_version_id for s in sessions if s.latest_version_id is not None]
+    # Copy on write: a version's rows are its own and, for the boards it kept, its holders' (one read);
+    # a holder's row of a kept board goes to the version that kept it.
+    holding, kept = Q(pk__in=[]), {}
+    for s in sessions:
+        if s.latest_version_id is not None:
+            holding |= versions.holding(s.latest_version_id, s.latest_sources)
+            for board, holder in versions.sources_of(s.latest_sources).items():
+                kept[holder, board] = s.latest_version_id
     (
         found_settings,
         seat_rows,
@@ -135,8 +146,8 @@ def _read(event_id: int) -> _Event:
                 "pk", "session_id", "number", "source", "uploaded_at", "deals"
             ),
             # the largest read of a recompute (a row per table per board): tuples, no model instance
-            BoardResult.objects.filter(version_id__in=version_ids)
-            .order_by("version_id", "board", "table", "pk")
+            BoardResult.objects.filter(holding)
+            .order_by("board", "table", "pk")
             .values_list("version_id", *versions.ROW_FIELDS),
             ResultPenalty.objects.filter(version_id__in=version_ids)
             .order_by("pk")
@@ -161,7 +172,7 @@ def _read(event_id: int) -> _Event:
     found = {v[0]: _Version(*v) for v in version_rows}
     rows: dict[int, list[tuple]] = defaultdict(list)
     for row in result_rows:
-        rows[row[0]].append(row[1:])
+        rows[kept.get((row[0], row[1]), row[0])].append(row[1:])
     penalties: dict[int, list[tuple]] = defaultdict(list)
     for version_id, *penalty in penalty_rows:
         penalties[version_id].append(tuple(penalty))

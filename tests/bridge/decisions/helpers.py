@@ -35,9 +35,7 @@ def counts():
 
 
 def latest_row(session, board, ns_id, ew_id):
-    return BoardResult.objects.get(
-        version=versions.latest_version(session), board=board, ns_id=ns_id, ew_id=ew_id
-    )
+    return versions.results_of(versions.latest_version(session)).get(board=board, ns_id=ns_id, ew_id=ew_id)
 
 
 def played_row(rows, board=None):
