@@ -6,7 +6,7 @@ one event are numbered one at a time across every web and worker process (never 
 
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from operator import itemgetter
 
 from django.db import connections, transaction
@@ -123,10 +123,12 @@ def read_latest(session: PairSession, *more) -> tuple:
     if not found:
         return (None, [], [], *others)
     base = ResultVersion.from_db(connections[latest.db].alias, list(_BASE_FIELDS), found[0])
-    rows = (
-        BoardResult.objects.filter(holding(base.pk, base.sources))
-        .order_by("board", "table", "pk")
-        .values_list(*ROW_FIELDS)
+    (rows,) = read_all(
+        [
+            BoardResult.objects.filter(holding(base.pk, base.sources))
+            .order_by("board", "table", "pk")
+            .values_list(*ROW_FIELDS)
+        ]
     )
     return (
         base,
@@ -243,16 +245,15 @@ def queue_recompute(event_id: int, session_id: int | None = None, boards: set[in
 
 
 def differing_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
-    """The boards whose rows (dicts of ROW_FIELDS) differ between the version before and the new one, in
-    the order written; a board told changed that is not costs a rescore of it, never a wrong standing."""
+    """The boards whose rows (dicts of ROW_FIELDS, as a version stores them: `row_values`) differ between
+    the version before and the new one. The same rows in another order are the same board (a file need
+    not list a board's tables in the order they are stored); a board told changed that is not costs a
+    rescore of it and a copy of its rows, never a wrong standing."""
 
-    def by_board(items):  # an upload's rows may lack the deal group (VSz 27): missing is none
+    def by_board(items):
         out: dict[int, list] = {}
         for row in items:
-            try:
-                values = _VALUES(row)
-            except KeyError:
-                values = tuple(map(row.get, ROW_FIELDS))
+            values = row_values(row)
             board = out.get(values[0])
             if board is None:
                 out[values[0]] = [values]
@@ -261,7 +262,12 @@ def differing_boards(base_rows: list[dict], rows: list[dict]) -> set[int]:
         return out
 
     before, after = by_board(base_rows), by_board(rows)
-    return {board for board in before.keys() | after.keys() if before.get(board) != after.get(board)}
+    differ = set()
+    for board in before.keys() | after.keys():
+        old, new = before.get(board), after.get(board)
+        if old != new and (old is None or new is None or Counter(old) != Counter(new)):
+            differ.add(board)
+    return differ
 
 
 def mark_changed(event_id: int) -> int:
