@@ -179,9 +179,14 @@ def table_rounds(code: TableCode, latest_rows=None) -> list[TableRound]:
     entries: dict[int, list[TableEntry]] = {}
     for entry in TableEntry.objects.filter(code=code).order_by("pk"):
         entries.setdefault(entry.board, []).append(entry)
-    if latest_rows is None:
-        latest_rows = versions.rows_of(versions.latest_version(code.session))
-    filed = {(r["board"], r["ns_id"], r["ew_id"]) for r in latest_rows}
+    if latest_rows is None:  # a phone's page: the rows of this table's N-S pairs only, not the session's
+        filed = set(
+            versions.results_of(versions.latest_version(code.session))
+            .filter(ns_id__in=[seat.pk for found in seats.values() for seat in found])
+            .values_list("board", "ns_id", "ew_id")
+        )
+    else:
+        filed = {(r["board"], r["ns_id"], r["ew_id"]) for r in latest_rows}
     out = []
     for a in sorted(here, key=lambda a: a.round):
         ns, ew = _seat(seats, a.ns, "NS"), _seat(seats, a.ew, "EW")
