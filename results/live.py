@@ -22,6 +22,12 @@ those the entry was rendered under — or, while another request renders the new
 `LIVE_RENDER_SECONDS`), while their visibility tokens are (a recompute changes what a page shows, never
 who may see it; anything that may bumps the visibility token). Anything else goes to Django, whose answer
 (if the page cache says it is a fresh shared copy) is kept for the next polls.
+
+It answers the anonymous loads of the live pages themselves (`live_pages`, page-cached views) the same way:
+their copy carries the visitor's CSRF token (the language switch form), so the stored answer keeps the page
+cache's placeholder and each visitor gets his own token and cookie from Django's CSRF middleware
+(`with_csrf_token`), as a page rendered or served by the page cache gives them. In production the reverse
+proxy sends these requests to a gunicorn pool of their own (deploy/nginx.conf).
 """
 
 import hashlib
@@ -191,6 +197,10 @@ class FastPolls:
         self._lock = threading.Lock()
 
     # Which requests it may answer.
+
+    def paths(self):
+        """The patterns of the paths it answers (the URL conf imported on the first call)."""
+        return self._path_pattern()
 
     def _path_pattern(self):
         if self._paths is None:

@@ -45,6 +45,30 @@ stack_create_db
 echo "== [${SECONDS}s] live: seeded"
 stack_start
 stack_start_live
+# As after any deploy, and as on a real tournament day where the session's page has been open for a while
+# before the rounds start: the viewers' pages and fragments are opened once from a few parallel clients at
+# the live pool, so each of its workers has its templates loaded and the page cache holds the pages (the
+# 1,000 viewers then do not all render the same cold page at once).
+"$PY" - "$OUT/seed.json" "$PORT" "$LIVE_PORT" <<'EOF'
+import json
+import sys
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+seed = json.load(open(sys.argv[1]))
+urls = [seed[k] for k in ("page", "boards_page", "standings", "boards")]
+
+
+def fetch(url):
+    request = urllib.request.Request(f"http://127.0.0.1:{sys.argv[3]}{url}", headers={"Host": f"127.0.0.1:{sys.argv[2]}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.status
+
+
+with ThreadPoolExecutor(4) as pool:
+    statuses = list(pool.map(fetch, urls * 4))
+print(f"warm-up: {len(statuses)} requests, {sum(s == 200 for s in statuses)} answered 200")
+EOF
 
 echo "== [${SECONDS}s] live: locust, $TABLES tables + $VIEWERS viewers, spawn $SPAWN_RATE/s, $RUN_TIME"
 CPU_BEFORE=$(cpu_seconds "$GUNICORN_PID"); LIVE_CPU_BEFORE=$(cpu_seconds "$LIVE_GUNICORN_PID")

@@ -4,34 +4,19 @@ and body, 304 included) without reaching Django, keeps the tag while the fragmen
 leaves to Django whatever it cannot answer safely (a logged-in visitor, a language it does not know, a cache
 that does not answer) and never serves a fragment the page's permission check would now refuse."""
 
-import re
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
-from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 from django.urls import reverse
 
 from results import live, page_cache
-from tests.results.live_wsgi import Portal
+from tests.results.live_wsgi import csrf_secret, tokens, unmask, without_token
 from tournaments.models import Event
 
 from .helpers import answer, enter
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def portal():
-    return Portal()
 
 
 @pytest.fixture
@@ -199,30 +184,7 @@ def test_other_pages_go_straight_to_django(portal, session, codes):
 # The live pages themselves (results.live.live_pages): a viewer's first load, from the page cache's copy with
 # his own CSRF token (the language switch form), as Django's CSRF middleware gives it.
 
-TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 PAGES = ["bridge_session", "bridge_frequencies"]
-
-
-def csrf_cookie(answer_) -> str:
-    (cookie,) = [v for k, v in answer_.headers if k == "Set-Cookie"]
-    return cookie
-
-
-def csrf_secret(answer_) -> str:
-    return re.match(r" ?csrftoken=(\w+);", csrf_cookie(answer_)).group(1)
-
-
-def tokens(answer_) -> list[str]:
-    return [t.decode() for t in TOKEN.findall(answer_.body)]
-
-
-def without_token(answer_):
-    """The answer with the visitor's CSRF token and cookie taken out (and the cookie's expiry: a second may
-    have passed), to compare two visitors' answers."""
-    cookie = re.sub(r"csrftoken=\w+;", "csrftoken=X;", csrf_cookie(answer_))
-    cookie = re.sub(r"expires=[^;]+;", "expires=X;", cookie)
-    headers = sorted((k, cookie if k == "Set-Cookie" else v) for k, v in answer_.headers)
-    return answer_.status, headers, page_cache.strip_csrf(answer_.body)
 
 
 def test_live_pages_are_registered(portal):
@@ -247,19 +209,19 @@ def test_a_live_page_is_answered_as_django_does_with_the_visitors_own_csrf_token
     # A token of the visitor's own secret in every form, the secret in his new cookie; another visitor
     # gets another one.
     secret = csrf_secret(fast)
-    assert tokens(fast) and all(_unmask_cipher_token(t) == secret for t in tokens(fast))
+    assert tokens(fast) and all(unmask(t) == secret for t in tokens(fast))
     other, asked = portal.answered_by_django(url)
     assert not asked and csrf_secret(other) != secret
     # A visitor who has a CSRF cookie keeps his secret (the cookie set again, as Django does).
     again, asked = portal.answered_by_django(url, cookies={"csrftoken": secret})
     assert not asked and csrf_secret(again) == secret
-    assert all(_unmask_cipher_token(t) == secret for t in tokens(again))
+    assert all(unmask(t) == secret for t in tokens(again))
     assert without_token(again) == without_token(portal.plain(url, cookies={"csrftoken": secret}))
     assert csrf_secret(portal.plain(url, cookies={"csrftoken": secret})) == secret
     # A malformed one is replaced, as Django replaces it.
     bad, asked = portal.answered_by_django(url, cookies={"csrftoken": "not-a-secret!"})
     assert not asked and csrf_secret(bad) not in ("not-a-secret!", secret)
-    assert all(_unmask_cipher_token(t) == csrf_secret(bad) for t in tokens(bad))
+    assert all(unmask(t) == csrf_secret(bad) for t in tokens(bad))
 
 
 def test_the_token_of_a_page_from_the_fast_path_is_taken_by_the_csrf_check(portal, session, codes):
