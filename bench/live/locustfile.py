@@ -9,10 +9,10 @@ Run through bench/live/run.sh (it seeds the session, starts gunicorn and the Cel
                    to locust's --host)
 
 Routing: production runs two gunicorn pools of the same application behind nginx (deploy/nginx.conf,
-docker-compose.yml): the live fragments' GETs go to the small `live` pool, everything else to `web`. There
-is no nginx here: each request goes straight to the pool the proxy's `$pool` map would pick (read from
-deploy/nginx.conf by bench/live/routing.py), with the site's Host header as the proxy forwards it; so the
-figures leave out the proxy's own hop (well under a millisecond on loopback in production's shape).
+docker-compose.yml): the GETs of the live pages and of their fragments go to the small `live` pool,
+everything else (the tables' pages and posts) to `web`. There is no nginx here: each request goes straight
+to the pool the proxy's `$pool` map would pick (read from deploy/nginx.conf by bench/live/routing.py), with
+the site's Host header as the proxy forwards it; so the figures leave out the proxy's own hop (not measured).
 
 Tables (one user per table code) do what the phone page's script does for each board of their current
 round: open the table page, North's result POSTed (fetch, Accept: JSON), the page reloaded, East's

@@ -3,9 +3,10 @@
 # PostgreSQL + Redis + Celery worker(s)): the tables of a Mitchell session enter their results on the phone
 # page (result, confirmation) while viewers poll the session's live standings and frequency fragments.
 # As in production (docker-compose.yml), two gunicorn pools of the same application: `web` and the small
-# `live` pool (stack_start_live) that the reverse proxy (deploy/nginx.conf) sends the live fragments' GETs
-# to. No nginx runs here: locust sends each request straight to the pool the proxy's map picks
-# (bench/live/routing.py reads it from deploy/nginx.conf), so the figures leave out the proxy's own hop.
+# `live` pool (stack_start_live) that the reverse proxy (deploy/nginx.conf) sends the GETs of the live pages
+# and of their fragments to (the viewers' page loads and polls; the tables' requests go to `web`). No nginx
+# runs here: locust sends each request straight to the pool the proxy's map picks (bench/live/routing.py
+# reads it from deploy/nginx.conf), so the figures leave out the proxy's own hop (not measured).
 #
 #   bench/live/run.sh          full form: 100 tables + 1,000 viewers for 2 minutes; fails on any error, or when
 #                              the posted-result-visible p95 >= 1,000 ms or the viewers' poll p95 >= 200 ms

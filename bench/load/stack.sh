@@ -23,8 +23,9 @@
 # gunicorn as in production (docker-compose.yml): gthread workers, whose idle keep-alive connections wait in
 # a poller, not on a thread, so the live test's 1,000 viewers keep theirs open between polls (keep-alive
 # 10 s > their 5 s period) at no thread's cost; three processes on two cores keep both busy while a thread
-# waits for PostgreSQL or Redis. The anonymous polls are answered in front of Django (results.live.FastPolls,
-# config/wsgi.py) in about half a CPU millisecond, so the threads are not what bounds this load.
+# waits for PostgreSQL or Redis. The anonymous polls and live page loads are answered in front of Django
+# (results.live.FastPolls, config/wsgi.py) from one cache read, in the live pool (stack_start_live),
+# so that they do not wait for a thread behind the tables' requests (~30-50 ms each) in the main one.
 
 free_port() { python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }
 
