@@ -10,3 +10,6 @@ django_application = get_wsgi_application()
 from results.live import FastPolls  # noqa: E402  (after Django is set up)
 
 application = FastPolls(django_application)
+# The URL conf imported now, at the worker's start (or in gunicorn's master with --preload), not by the first
+# request each worker answers: it tells the fast path which paths are the live pages and their fragments.
+application.paths()

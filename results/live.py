@@ -22,6 +22,12 @@ those the entry was rendered under — or, while another request renders the new
 `LIVE_RENDER_SECONDS`), while their visibility tokens are (a recompute changes what a page shows, never
 who may see it; anything that may bumps the visibility token). Anything else goes to Django, whose answer
 (if the page cache says it is a fresh shared copy) is kept for the next polls.
+
+It answers the anonymous loads of the live pages themselves (`live_pages`, page-cached views) the same way:
+their copy carries the visitor's CSRF token (the language switch form), so the stored answer keeps the page
+cache's placeholder and each visitor gets his own token and cookie from Django's CSRF middleware
+(`with_csrf_token`), as a page rendered or served by the page cache gives them. In production the reverse
+proxy sends these requests to a gunicorn pool of their own (deploy/nginx.conf).
 """
 
 import hashlib
@@ -51,8 +57,10 @@ SHARED = "results.live.shared"
 # fast path is off.
 LOCALE_MIDDLEWARE = "federation.middleware.HungarianFirstLocaleMiddleware"
 OTHER_LOCALE_MIDDLEWARE = "django.middleware.locale.LocaleMiddleware"
-# The URL names of the polled fragments (the games' urls.py register them with `polled_urls`).
+# The URL names of the polled fragments (the games' urls.py register them with `polled_urls`) and of the
+# live pages themselves (`live_pages`: their anonymous loads are answered the same way).
 _POLLED: set[str] = set()
+_PAGES: set[str] = set()
 
 
 def poll_seconds() -> int:
@@ -109,7 +117,7 @@ def polled(request, tag: str | None, fragment):
         if response.status_code != 200:
             return _finish(response)
         shared = content_tag(response.content)
-        if served is not None and served["state"] != "stale":
+        if served is not None and served["state"] != "stale" and not served["csrf"]:
             request.META[SHARED] = {**served, "etag": shared}
         if matches(shared, request.headers.get("If-None-Match", "")):
             state = response.get(page_cache.HEADER)
@@ -136,6 +144,12 @@ def polled(request, tag: str | None, fragment):
 def polled_urls(*names: str) -> None:
     """Register URL names whose view answers with `polled` (the fast path answers only these paths)."""
     _POLLED.update(names)
+
+
+def live_pages(*names: str) -> None:
+    """Register URL names of live pages (views decorated with `page_cache.cache_public_page`) whose anonymous
+    loads the fast path answers from the page cache's copy, with each visitor's own CSRF token."""
+    _PAGES.update(names)
 
 
 def not_modified_headers(headers) -> list[tuple[str, str]]:
@@ -184,6 +198,10 @@ class FastPolls:
 
     # Which requests it may answer.
 
+    def paths(self):
+        """The patterns of the paths it answers (the URL conf imported on the first call)."""
+        return self._path_pattern()
+
     def _path_pattern(self):
         if self._paths is None:
             from django.urls import get_resolver
@@ -191,7 +209,7 @@ class FastPolls:
             resolver = get_resolver()
             resolver.url_patterns  # noqa: B018  the URL conf imported: its views register their names
             patterns = []
-            for name in sorted(_POLLED):
+            for name in sorted(_POLLED | _PAGES):
                 for _possibilities, pattern, _defaults, _converters in resolver.reverse_dict.getlist(name):
                     patterns.append(pattern)
             with self._lock:
@@ -204,7 +222,7 @@ class FastPolls:
         middleware would not take as it is)."""
         if environ.get("REQUEST_METHOD") != "GET" or not _language_ok():
             return None
-        if page_cache.timeout() <= 0 or "HTTP_AUTHORIZATION" in environ:
+        if page_cache.timeout() <= 0 or "HTTP_AUTHORIZATION" in environ or settings.CSRF_USE_SESSIONS:
             return None
         paths = self._path_pattern()
         path = environ.get("PATH_INFO", "")
@@ -235,7 +253,10 @@ class FastPolls:
         if answer is None or answer is False:
             return self._from_django(environ, start_response, address, render=answer is None)
         entry = answer
-        return self._answer(environ, start_response, entry["etag"], entry["headers"], entry["body"])
+        headers, body = entry["headers"], entry["body"]
+        if entry.get("csrf"):
+            headers, body = with_csrf_token(environ, headers, body)
+        return self._answer(environ, start_response, entry["etag"], headers, body)
 
     def _answer(self, environ, start_response, tag, headers, body):
         if matches(tag, environ.get("HTTP_IF_NONE_MATCH", "")):
@@ -243,6 +264,14 @@ class FastPolls:
             return [b""]
         start_response("200 OK", list(headers))
         return [body]
+
+    def _is_page(self, environ) -> bool:
+        from django.urls import Resolver404, resolve
+
+        try:
+            return resolve(environ.get("PATH_INFO", "")).url_name in _PAGES
+        except Resolver404:
+            return False
 
     def _from_cache(self, environ, address):
         """The entry to answer from; None: render it (this request holds the lock); False: ask Django."""
@@ -296,9 +325,17 @@ class FastPolls:
         if asked is not None:
             environ["HTTP_IF_NONE_MATCH"] = asked
         shared = environ.get(SHARED)
-        cookies = any(k.lower() == "set-cookie" for k, _v in headers)
-        if status.startswith("200") and shared is not None and not cookies:
-            kept = [(k, "hit" if k == page_cache.HEADER else v) for k, v in headers]
+        served = environ.get(page_cache.SERVED)
+        if shared is None and served is not None and served["state"] != "stale" and self._is_page(environ):
+            shared = {**served, "etag": None}  # a live page: no ETag (its script polls the fragment)
+        csrf = bool(shared and shared["csrf"])
+        cookies = [v for k, v in headers if k.lower() == "set-cookie"]
+        # A page's only cookie is the visitor's CSRF cookie, which the fast path sets as Django does.
+        own_cookies = any(not (csrf and _is_csrf_cookie(v)) for v in cookies)
+        if status.startswith("200") and shared is not None and not own_cookies:
+            kept = [
+                (k, "hit" if k == page_cache.HEADER else v) for k, v in headers if k.lower() != "set-cookie"
+            ]
             page_cache.store_poll(
                 address,
                 {
@@ -306,8 +343,9 @@ class FastPolls:
                     "generations": shared["generations"],
                     "visibility": shared["visibility"],
                     "etag": shared["etag"],
+                    "csrf": csrf,
                     "headers": kept,
-                    "body": body,
+                    "body": page_cache.strip_csrf(body) if csrf else body,
                     "at": time.time(),
                 },
             )
@@ -316,3 +354,25 @@ class FastPolls:
             return self._answer(environ, start_response, tag, headers, body)
         start_response(status, headers)
         return [body]
+
+
+def _is_csrf_cookie(header: str) -> bool:
+    return header.strip().startswith(settings.CSRF_COOKIE_NAME + "=")
+
+
+def with_csrf_token(environ, headers, body):
+    """A stored page's headers and body for this visitor: his CSRF secret (his cookie's, or a new one when he
+    has none or a malformed one), a token masked from it in each form and the cookie set again, all by
+    Django's CSRF middleware itself, as it does for a page rendered or served by the page cache."""
+    from django.core.handlers.wsgi import WSGIRequest
+    from django.http import HttpResponse
+    from django.middleware.csrf import CsrfViewMiddleware
+
+    request = WSGIRequest(environ)
+    middleware = CsrfViewMiddleware(lambda _request: None)
+    middleware.process_request(request)
+    body = page_cache.fill_csrf(request, body)
+    response = middleware.process_response(request, HttpResponse())
+    kept = [(k, str(len(body)) if k.lower() == "content-length" else v) for k, v in headers]
+    # (Django's WSGI handler sends the cookies after the other headers, in this form.)
+    return kept + [("Set-Cookie", c.output(header="")) for c in response.cookies.values()], body

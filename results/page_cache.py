@@ -200,11 +200,11 @@ def _shareable_response(request, response) -> bool:
     )
 
 
-def _strip_csrf(content: bytes) -> bytes:
+def strip_csrf(content: bytes) -> bytes:
     return _CSRF_INPUT.sub(rb"\1" + CSRF_PLACEHOLDER + rb"\2", content)
 
 
-def _fill_csrf(request, content: bytes) -> bytes:
+def fill_csrf(request, content: bytes) -> bytes:
     if CSRF_PLACEHOLDER not in content:
         return content
     parts = content.split(CSRF_PLACEHOLDER)
@@ -259,13 +259,13 @@ def _quietly(operation, *args) -> bool:
 
 
 # What the page cache tells the live polls about the answer it gave (request.META, the WSGI environ): the
-# scopes, their generations and visibility tokens read before the view ran, and whether it was a fresh copy
-# ("hit", "miss") or the previous one ("stale"). Only for a page without a CSRF token.
+# scopes, their generations and visibility tokens read before the view ran, whether it was a fresh copy
+# ("hit", "miss") or the previous one ("stale"), and whether the page carries a CSRF token.
 SERVED = "results.page_cache.served"
 
 
 def _store(request, response, key, previous_key, visibility) -> bool:
-    stored = (_strip_csrf(response.content), response["Content-Type"], visibility)
+    stored = (strip_csrf(response.content), response["Content-Type"], visibility)
     if _quietly(cache.set_many, {key: stored, previous_key: stored}, timeout()):
         response[HEADER] = "miss"
         return True
@@ -274,7 +274,7 @@ def _store(request, response, key, previous_key, visibility) -> bool:
 
 def _serve(request, stored, state) -> HttpResponse:
     content, content_type, _visibility = stored
-    response = HttpResponse(_fill_csrf(request, content), content_type=content_type)
+    response = HttpResponse(fill_csrf(request, content), content_type=content_type)
     response[HEADER] = state
     return response
 
@@ -286,13 +286,15 @@ def _stored(value):
 
 
 def _record(request, state, scopes, generations, visibility, content) -> None:
-    if CSRF_PLACEHOLDER not in content:
-        request.META[SERVED] = {
-            "state": state,
-            "scopes": list(scopes),
-            "generations": list(generations),
-            "visibility": list(visibility),
-        }
+    request.META[SERVED] = {
+        "state": state,
+        "scopes": list(scopes),
+        "generations": list(generations),
+        "visibility": list(visibility),
+        # the page carries the visitor's CSRF token (the language switch form): whoever serves a copy of it
+        # fills in each visitor's own (results.live.FastPolls: as the CSRF middleware does)
+        "csrf": CSRF_PLACEHOLDER in content or _CSRF_INPUT.search(content) is not None,
+    }
 
 
 def cache_public_page(scopes, params=()):

@@ -207,3 +207,16 @@ def english_pages(client, settings):
     settings.LANGUAGE_CODE = "en"  # every other client of the test, too
     with translation.override("en"):
         yield
+
+
+@pytest.fixture
+def portal():
+    """The portal called as gunicorn calls it, with and without the live polls' fast path in front of Django
+    (tests/results/live_wsgi.py), on an empty cache (the page cache's copies and polled entries)."""
+    from django.core.cache import cache
+
+    from tests.results.live_wsgi import Portal
+
+    cache.clear()
+    yield Portal()
+    cache.clear()

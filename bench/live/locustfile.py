@@ -5,6 +5,14 @@ Run through bench/live/run.sh (it seeds the session, starts gunicorn and the Cel
     LIVE_SUMMARY   where to write the figures as JSON at the end (optional)
     LIVE_TABLES    how many of the users are tables (default: every table of the seed)
     LIVE_PACE      seconds a table waits between two boards, "min,max" (default "2,5")
+    LIVE_POOLS     the gunicorn pools, "web=http://host:port,live=http://host:port" (default: every request
+                   to locust's --host)
+
+Routing: production runs two gunicorn pools of the same application behind nginx (deploy/nginx.conf,
+docker-compose.yml): the GETs of the live pages and of their fragments go to the small `live` pool,
+everything else (the tables' pages and posts) to `web`. There is no nginx here: each request goes straight
+to the pool the proxy's `$pool` map would pick (read from deploy/nginx.conf by bench/live/routing.py), with
+the site's Host header as the proxy forwards it; so the figures leave out the proxy's own hop (not measured).
 
 Tables (one user per table code) do what the phone page's script does for each board of their current
 round: open the table page, North's result POSTed (fetch, Accept: JSON), the page reloaded, East's
@@ -37,6 +45,7 @@ from locust.exception import StopUser
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import percentiles  # noqa: E402  bench/load/percentiles.py
+import routing  # noqa: E402  bench/live/routing.py
 from standings import boards_by_pair  # noqa: E402  bench/live/standings.py
 
 SEED = json.loads(open(os.environ["LIVE_SEED"], encoding="utf-8").read())
@@ -60,6 +69,17 @@ CONFIRMED = {"boards": 0, "finished_tables": 0}
 BY_PAIR: dict[int, int] = {}  # N-S pair number -> boards its table confirmed
 _tables = count()
 _viewers = count()
+POOLS = dict(item.split("=", 1) for item in os.environ.get("LIVE_POOLS", "").split(",") if item)
+ROUTES = routing.rules()
+
+
+def routed(method: str, path: str) -> tuple[str, dict]:
+    """The URL of the pool deploy/nginx.conf sends the request to, and the Host header the proxy forwards
+    (the web pool's address stands for the site's)."""
+    if not POOLS:
+        return path, {}
+    base = POOLS[routing.pool(method, path.split("?", 1)[0], ROUTES)]
+    return base + path, {"Host": POOLS["web"].split("://", 1)[1]}
 
 
 def group_of(name: str) -> str:
@@ -148,14 +168,16 @@ class Table(FastHttpUser):
         self.confirmed = 0
         PENDING.setdefault(self.table["ns"], deque())
 
-    def _headers(self, **more) -> dict:
-        headers = {"X-Forwarded-For": self.address, **more}
+    def _headers(self, method: str, **more) -> tuple[str, dict]:
+        url, host = routed(method, self.url)
+        headers = {"X-Forwarded-For": self.address, **host, **more}
         if self.csrf:
             headers["Cookie"] = f"csrftoken={self.csrf}"
-        return headers
+        return url, headers
 
     def _page(self, name: str) -> str | None:
-        with self.client.get(self.url, name=name, headers=self._headers(), catch_response=True) as response:
+        url, headers = self._headers("GET")
+        with self.client.get(url, name=name, headers=headers, catch_response=True) as response:
             if response.status_code != 200 or b"</html>" not in (response.content or b""):
                 response.failure(f"status {response.status_code}")
                 return None
@@ -165,16 +187,12 @@ class Table(FastHttpUser):
             return response.text
 
     def _post(self, name: str, form: dict, token: str) -> dict | None:
-        with self.client.post(
-            self.url,
-            data=form,
-            name=name,
-            headers=self._headers(
-                Accept="application/json",
-                **{"X-CSRFToken": token, "Content-Type": "application/x-www-form-urlencoded"},
-            ),
-            catch_response=True,
-        ) as response:
+        url, headers = self._headers(
+            "POST",
+            Accept="application/json",
+            **{"X-CSRFToken": token, "Content-Type": "application/x-www-form-urlencoded"},
+        )
+        with self.client.post(url, data=form, name=name, headers=headers, catch_response=True) as response:
             try:
                 answer = response.json()
             except Exception:
@@ -231,7 +249,10 @@ class Viewer(FastHttpUser):
         page = SEED["page"] if standings else SEED["boards_page"]
         self.fragment = SEED[self.kind]
         self.etag = ""
-        with self.client.get(page, name=f"viewer page: {self.kind}", catch_response=True) as response:
+        url, headers = routed("GET", page)
+        with self.client.get(
+            url, name=f"viewer page: {self.kind}", headers=headers, catch_response=True
+        ) as response:
             if response.status_code != 200 or b"</html>" not in (response.content or b""):
                 response.failure(f"status {response.status_code}")
                 return
@@ -240,11 +261,12 @@ class Viewer(FastHttpUser):
 
     @task
     def poll(self):
-        headers = {"X-Requested-With": "fetch"}
+        url, headers = routed("GET", self.fragment)
+        headers["X-Requested-With"] = "fetch"
         if self.etag:
             headers["If-None-Match"] = self.etag
         with self.client.get(
-            self.fragment, name=f"viewer poll: {self.kind}", headers=headers, catch_response=True
+            url, name=f"viewer poll: {self.kind}", headers=headers, catch_response=True
         ) as response:
             at = time.monotonic()
             if response.status_code == 304:

@@ -2,6 +2,11 @@
 # Load test of a live tournament day on loopback, on the load test's stack (bench/load/stack.sh: gunicorn +
 # PostgreSQL + Redis + Celery worker(s)): the tables of a Mitchell session enter their results on the phone
 # page (result, confirmation) while viewers poll the session's live standings and frequency fragments.
+# As in production (docker-compose.yml), two gunicorn pools of the same application: `web` and the small
+# `live` pool (stack_start_live) that the reverse proxy (deploy/nginx.conf) sends the GETs of the live pages
+# and of their fragments to (the viewers' page loads and polls; the tables' requests go to `web`). No nginx
+# runs here: locust sends each request straight to the pool the proxy's map picks (bench/live/routing.py
+# reads it from deploy/nginx.conf), so the figures leave out the proxy's own hop (not measured).
 #
 #   bench/live/run.sh          full form: 100 tables + 1,000 viewers for 2 minutes; fails on any error, or when
 #                              the posted-result-visible p95 >= 1,000 ms or the viewers' poll p95 >= 200 ms
@@ -40,9 +45,35 @@ stack_create_db
 "$PY" bench/live/seed.py "$TABLES" "$ROUNDS" "$OUT/seed.json"
 echo "== [${SECONDS}s] live: seeded"
 stack_start
+stack_start_live
+# As after any deploy, and as on a real tournament day where the session's page has been open for a while
+# before the rounds start: the viewers' pages and fragments are opened once from a few parallel clients at
+# the live pool, so each of its workers has its templates loaded and the page cache holds the pages (the
+# 1,000 viewers then do not all render the same cold page at once).
+"$PY" - "$OUT/seed.json" "$PORT" "$LIVE_PORT" <<'EOF'
+import json
+import sys
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+seed = json.load(open(sys.argv[1]))
+urls = [seed[k] for k in ("page", "boards_page", "standings", "boards")]
+
+
+def fetch(url):
+    request = urllib.request.Request(f"http://127.0.0.1:{sys.argv[3]}{url}", headers={"Host": f"127.0.0.1:{sys.argv[2]}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.status
+
+
+with ThreadPoolExecutor(4) as pool:
+    statuses = list(pool.map(fetch, urls * 4))
+print(f"warm-up: {len(statuses)} requests, {sum(s == 200 for s in statuses)} answered 200")
+EOF
 
 echo "== [${SECONDS}s] live: locust, $TABLES tables + $VIEWERS viewers, spawn $SPAWN_RATE/s, $RUN_TIME"
-CPU_BEFORE=$(cpu_seconds "$GUNICORN_PID"); WORKER_CPU_BEFORE=$(cpu_seconds "${CELERY_PIDS[@]}")
+CPU_BEFORE=$(cpu_seconds "$GUNICORN_PID"); LIVE_CPU_BEFORE=$(cpu_seconds "$LIVE_GUNICORN_PID")
+WORKER_CPU_BEFORE=$(cpu_seconds "${CELERY_PIDS[@]}")
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 case $RUN_TIME in *m) SAMPLE_SECONDS=$(( ${RUN_TIME%m} * 60 ));; *) SAMPLE_SECONDS=${RUN_TIME%s};; esac
 "$PY" bench/live/lag.py "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['session'])" "$OUT/seed.json")" \
@@ -50,19 +81,22 @@ case $RUN_TIME in *m) SAMPLE_SECONDS=$(( ${RUN_TIME%m} * 60 ));; *) SAMPLE_SECON
 LAG_PID=$!
 PIDS+=("$LAG_PID")
 set +e
-LIVE_SEED=$OUT/seed.json LIVE_SUMMARY=$OUT/summary.json LIVE_TABLES=$TABLES \
+LIVE_POOLS="web=http://127.0.0.1:$PORT,live=http://127.0.0.1:$LIVE_PORT" \
+  LIVE_SEED=$OUT/seed.json LIVE_SUMMARY=$OUT/summary.json LIVE_TABLES=$TABLES \
   "$ROOT/.venv/bin/locust" -f bench/live/locustfile.py --headless --host "http://127.0.0.1:$PORT" \
   --users $((TABLES + VIEWERS)) --spawn-rate "$SPAWN_RATE" --run-time "$RUN_TIME" --stop-timeout 10 \
   --csv "$OUT/locust" --only-summary --loglevel WARNING >"$OUT/locust.log" 2>&1
 LOCUST_RC=$?
 wait "$LAG_PID"
 set -e
-echo "CPU during the run: gunicorn $(( $(cpu_seconds "$GUNICORN_PID") - CPU_BEFORE )) s, Celery" \
+echo "CPU during the run: gunicorn web $(( $(cpu_seconds "$GUNICORN_PID") - CPU_BEFORE )) s," \
+  "live $(( $(cpu_seconds "$LIVE_GUNICORN_PID") - LIVE_CPU_BEFORE )) s, Celery" \
   "$(( $(cpu_seconds "${CELERY_PIDS[@]}") - WORKER_CPU_BEFORE )) s; load average before / after:" \
   "$LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 grep -h "CPU usage" "$OUT/locust.log" | head -2 || true
 # The recomputes of the confirmed results: the workers must finish every one of them, without an error.
-"$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" "$OUT/lag.json" "$OUT/seed.json" "$PORT" <<'EOF'
+"$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" "$OUT/lag.json" "$OUT/seed.json" "$PORT" \
+  "$LIVE_PORT" <<'EOF'
 import json
 import re
 import sys
@@ -75,7 +109,11 @@ django.setup()
 from bridge.services import SCOPE
 from results.models import RecomputeState
 
-path, locust_rc, visible_limit, poll_limit, lag_path, seed_path, port = sys.argv[1], int(sys.argv[2]), *sys.argv[3:8]
+path, locust_rc, visible_limit, poll_limit, lag_path, seed_path, port, live_port = (
+    sys.argv[1],
+    int(sys.argv[2]),
+    *sys.argv[3:9],
+)
 try:
     figures = json.load(open(path))
 except FileNotFoundError:
@@ -119,9 +157,11 @@ from standings import boards_by_pair
 
 # A poll that comes while another request renders the new copy gets the one of a moment ago
 # (results.live.FastPolls): the standings must show every board within a few seconds, not at once.
-url = f"http://127.0.0.1:{port}" + json.load(open(seed_path))["standings"]
+# (asked as the viewers ask: the live pool, the site's Host header as the proxy forwards it)
+url = f"http://127.0.0.1:{live_port}" + json.load(open(seed_path))["standings"]
 for _ in range(20):
-    with urllib.request.urlopen(url, timeout=60) as response:
+    request = urllib.request.Request(url, headers={"Host": f"127.0.0.1:{port}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
         shown = boards_by_pair(response.read().decode())
     lost = [p for p, n in figures["confirmed_by_pair"].items() if shown.get(int(p), 0) < n]
     if not lost:

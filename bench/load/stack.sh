@@ -8,6 +8,8 @@
 #                                            migrated database of a former run, when set: migrating is slow)
 #   stack_start                              collectstatic, Redis cache/broker emptied, gunicorn and the
 #                                            Celery worker(s) started, waiting until the home page answers
+#   stack_start_live                         a second, small gunicorn (the `live` pool of docker-compose.yml)
+#                                            on $LIVE_PORT, after stack_start; waiting until it answers
 #   cpu_seconds PID...                       CPU seconds used so far by the processes and their children
 #
 # Shared overrides: LOAD_DB, LOAD_PORT, LOAD_WORKERS (gunicorn processes, 3), LOAD_THREADS (threads each, 4),
@@ -15,12 +17,17 @@
 # LOAD_CACHE_DB / LOAD_BROKER_DB (Redis database numbers, 12 / 13), LOAD_OUT (folder for the logs, the CSVs
 # and summary.json), LOAD_STATIC_ROOT (collected static files, var/bench-static: shared by the runs, collected
 # again only after a static file changed), LOAD_DROP_DB=1 (drop the database at the end; CI).
-# After stack_start, GUNICORN_PID is gunicorn's master and CELERY_PIDS the worker processes.
+# The live pool's: LOAD_LIVE_PORT, LOAD_LIVE_WORKERS (2), LOAD_LIVE_THREADS (4).
+# After stack_start, GUNICORN_PID is gunicorn's master and CELERY_PIDS the worker processes; after
+# stack_start_live, LIVE_GUNICORN_PID the live pool's master.
 # gunicorn as in production (docker-compose.yml): gthread workers, whose idle keep-alive connections wait in
 # a poller, not on a thread, so the live test's 1,000 viewers keep theirs open between polls (keep-alive
 # 10 s > their 5 s period) at no thread's cost; three processes on two cores keep both busy while a thread
-# waits for PostgreSQL or Redis. The anonymous polls are answered in front of Django (results.live.FastPolls,
-# config/wsgi.py) in about half a CPU millisecond, so the threads are not what bounds this load.
+# waits for PostgreSQL or Redis. The anonymous polls and live page loads are answered in front of Django
+# (results.live.FastPolls, config/wsgi.py) from one cache read, in the live pool (stack_start_live),
+# so that they do not wait for a thread behind the tables' requests (~30-50 ms each) in the main one.
+
+free_port() { python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }
 
 port_open() { python3 -c "import socket,sys; s=socket.socket(); s.settimeout(1); sys.exit(s.connect_ex(('127.0.0.1', $1)))"; }
 
@@ -29,7 +36,10 @@ stack_init() {
   ROOT=$PWD
   PY=$ROOT/.venv/bin/python
   DB=${LOAD_DB:-$2}
-  PORT=${LOAD_PORT:-$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")}
+  PORT=${LOAD_PORT:-$(free_port)}
+  LIVE_PORT=${LOAD_LIVE_PORT:-$(free_port)}
+  LIVE_WORKERS=${LOAD_LIVE_WORKERS:-2}
+  LIVE_THREADS=${LOAD_LIVE_THREADS:-4}
   WORKERS=${LOAD_WORKERS:-3}
   THREADS=${LOAD_THREADS:-4}
   CELERY_WORKERS=${LOAD_CELERY_WORKERS:-1}
@@ -47,6 +57,7 @@ stack_init() {
     echo "!! $STACK_NAME: port $PORT is already taken (set LOAD_PORT)" >&2
     exit 3
   fi
+  if [ "$LIVE_PORT" = "$PORT" ]; then LIVE_PORT=$(free_port); fi
 
   export DEBUG=0
   export SECRET_KEY=load-test-only-key-0123456789abcdefghijklmnopqrstuvwxyz-not-secret
@@ -117,11 +128,8 @@ stack_start() {
   "$PY" -c "import redis; [redis.Redis(db=n).flushdb() for n in ($CACHE_DB, $BROKER_DB)]"
   echo "== $STACK_NAME: gunicorn ($WORKERS workers x $THREADS threads) on 127.0.0.1:$PORT and" \
     "$CELERY_WORKERS Celery worker(s) of $CELERY_CONCURRENCY"
-  "$ROOT/.venv/bin/gunicorn" config.wsgi:application --bind "127.0.0.1:$PORT" --workers "$WORKERS" \
-    --worker-class gthread --threads "$THREADS" --timeout 60 --graceful-timeout 5 --keep-alive 10 --preload \
-    --error-logfile "$OUT/gunicorn.log" >>"$OUT/gunicorn.log" 2>&1 &
-  GUNICORN_PID=$!
-  PIDS+=("$GUNICORN_PID")
+  stack_gunicorn "$PORT" "$WORKERS" "$THREADS" "$OUT/gunicorn.log"
+  GUNICORN_PID=$STARTED_PID
   local n
   for n in $(seq 1 "$CELERY_WORKERS"); do
     "$ROOT/.venv/bin/celery" -A config worker --concurrency "$CELERY_CONCURRENCY" --loglevel WARNING \
@@ -129,14 +137,39 @@ stack_start() {
     CELERY_PIDS+=($!)
     PIDS+=($!)
   done
+  stack_wait "$PORT" gunicorn "$OUT/gunicorn.log"
+}
+
+# gunicorn as in docker-compose.yml (PORT WORKERS THREADS LOG), started in the background, stopped on exit;
+# STARTED_PID its master.
+stack_gunicorn() {
+  "$ROOT/.venv/bin/gunicorn" config.wsgi:application --bind "127.0.0.1:$1" --workers "$2" \
+    --worker-class gthread --threads "$3" --timeout 60 --graceful-timeout 5 --keep-alive 10 --preload \
+    --no-control-socket \
+    --error-logfile "$4" >>"$4" 2>&1 &
+  STARTED_PID=$!
+  PIDS+=("$STARTED_PID")
+}
+
+stack_wait() {
   for _ in $(seq 1 60); do
-    if "$PY" -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:$PORT/', timeout=5).status != 200)" 2>/dev/null; then
+    if "$PY" -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:$1/', timeout=5).status != 200)" 2>/dev/null; then
       return 0
     fi
     sleep 1
   done
-  echo "!! $STACK_NAME: gunicorn did not answer within a minute (see $OUT/gunicorn.log)" >&2
+  echo "!! $STACK_NAME: $2 did not answer within a minute (see $3)" >&2
   exit 1
+}
+
+# The live pool (docker-compose.yml's `live` service, behind deploy/nginx.conf): the same application in a
+# gunicorn of its own, which the proxy sends the live pages' anonymous reads to, so that they never wait for
+# a thread behind the tables' and the directors' requests in the main pool.
+stack_start_live() {
+  echo "== $STACK_NAME: live pool, gunicorn ($LIVE_WORKERS workers x $LIVE_THREADS threads) on 127.0.0.1:$LIVE_PORT"
+  stack_gunicorn "$LIVE_PORT" "$LIVE_WORKERS" "$LIVE_THREADS" "$OUT/gunicorn-live.log"
+  LIVE_GUNICORN_PID=$STARTED_PID
+  stack_wait "$LIVE_PORT" "the live pool's gunicorn" "$OUT/gunicorn-live.log"
 }
 
 cpu_seconds() {

@@ -107,8 +107,10 @@ def _polled(request, pk, kind, fragment, *parts):
     return shared_live.polled(request, lambda: live.etag(pk, kind, *parts), lambda: fragment(request, pk=pk))
 
 
-# The WSGI layer in front of Django answers these polls of anonymous visitors from the page cache.
+# The WSGI layer in front of Django answers these polls of anonymous visitors from the page cache, and their
+# pages' loads (bridge/views/public.py).
 shared_live.polled_urls("bridge_live_standings", "bridge_live_boards")
+shared_live.live_pages("bridge_session", "bridge_frequencies")
 
 
 @require_GET

@@ -1,13 +1,16 @@
 """Calling the portal as gunicorn does (WSGI), with and without the live polls' fast path in front of Django
 (`results.live.FastPolls`), for the tests that compare the two answers."""
 
+import re
 from contextlib import contextmanager
 
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+from django.middleware.csrf import _unmask_cipher_token as unmask  # noqa: F401  (for the tests)
 from django.test import RequestFactory
 
+from results import page_cache
 from results.live import FastPolls
 
 
@@ -101,3 +104,30 @@ class Portal:
         before = self.django.calls
         answer = self.get(url, **kwargs)
         return answer, self.django.calls > before
+
+
+# A live page (results.live.live_pages) carries the visitor's own CSRF token (the language switch form).
+
+TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def csrf_cookie(answer: Answer) -> str:
+    (cookie,) = [v for k, v in answer.headers if k == "Set-Cookie"]
+    return cookie
+
+
+def csrf_secret(answer: Answer) -> str:
+    return re.match(r" ?csrftoken=(\w+);", csrf_cookie(answer)).group(1)
+
+
+def tokens(answer: Answer) -> list[str]:
+    return [t.decode() for t in TOKEN.findall(answer.body)]
+
+
+def without_token(answer: Answer):
+    """The answer with the visitor's CSRF token and cookie taken out (and the cookie's expiry: a second may
+    have passed), to compare two visitors' answers."""
+    cookie = re.sub(r"csrftoken=\w+;", "csrftoken=X;", csrf_cookie(answer))
+    cookie = re.sub(r"expires=[^;]+;", "expires=X;", cookie)
+    headers = sorted((k, cookie if k == "Set-Cookie" else v) for k, v in answer.headers)
+    return answer.status, headers, page_cache.strip_csrf(answer.body)

@@ -63,5 +63,7 @@ def round_fragment(request, pk):
     )
 
 
-# The WSGI layer in front of Django answers these polls of anonymous visitors from the page cache.
+# The WSGI layer in front of Django answers these polls of anonymous visitors from the page cache, and the
+# standings page's loads (ulti/views/public.py).
 shared_live.polled_urls("ulti_live_standings", "ulti_live_round")
+shared_live.live_pages("ulti_standings")  # (the round page is not page-cached: Django renders it)

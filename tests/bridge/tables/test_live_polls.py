@@ -7,28 +7,16 @@ that does not answer) and never serves a fragment the page's permission check wo
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
-from results import page_cache
-from tests.results.live_wsgi import Portal
+from results import live, page_cache
+from tests.results.live_wsgi import csrf_secret, tokens, unmask, without_token
 from tournaments.models import Event
 
 from .helpers import answer, enter
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def portal():
-    return Portal()
 
 
 @pytest.fixture
@@ -182,7 +170,7 @@ def test_when_the_cache_does_not_answer_django_does(portal, session, codes):
 
 
 def test_other_pages_go_straight_to_django(portal, session, codes):
-    page = reverse("bridge_session", args=[session.pk])
+    page = reverse("home")
     with mock.patch.object(page_cache, "read_poll") as read:
         for _ in range(2):
             answer_, asked = portal.answered_by_django(page)
@@ -190,3 +178,91 @@ def test_other_pages_go_straight_to_django(portal, session, codes):
     read.assert_not_called()
     assert portal.fast.address(portal.environ(page)) is None
     assert portal.fast.address(portal.environ(urls(session)["standings"])) is not None
+    assert portal.fast.address(portal.environ(reverse("bridge_session", args=[session.pk]))) is not None
+
+
+# The live pages themselves (results.live.live_pages): a viewer's first load, from the page cache's copy with
+# his own CSRF token (the language switch form), as Django's CSRF middleware gives it.
+
+PAGES = ["bridge_session", "bridge_frequencies"]
+
+
+def test_live_pages_are_registered(portal):
+    portal.fast._path_pattern()
+    assert {"bridge_session", "bridge_frequencies"} <= live._PAGES
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_live_page_is_answered_as_django_does_with_the_visitors_own_csrf_token(
+    portal, session, codes, play, name
+):
+    play(codes[1], 1)
+    url = reverse(name, args=[session.pk])
+    first, asked = portal.answered_by_django(url)
+    assert asked and first.code == 200 and tokens(first)
+    django = portal.plain(url)
+    assert django["X-Page-Cache"] == "hit"
+    fast, asked = portal.answered_by_django(url)
+    assert not asked
+    assert without_token(fast) == without_token(django)
+    assert int(fast["Content-Length"]) == len(fast.body)
+    # A token of the visitor's own secret in every form, the secret in his new cookie; another visitor
+    # gets another one.
+    secret = csrf_secret(fast)
+    assert tokens(fast) and all(unmask(t) == secret for t in tokens(fast))
+    other, asked = portal.answered_by_django(url)
+    assert not asked and csrf_secret(other) != secret
+    # A visitor who has a CSRF cookie keeps his secret (the cookie set again, as Django does).
+    again, asked = portal.answered_by_django(url, cookies={"csrftoken": secret})
+    assert not asked and csrf_secret(again) == secret
+    assert all(unmask(t) == secret for t in tokens(again))
+    assert without_token(again) == without_token(portal.plain(url, cookies={"csrftoken": secret}))
+    assert csrf_secret(portal.plain(url, cookies={"csrftoken": secret})) == secret
+    # A malformed one is replaced, as Django replaces it.
+    bad, asked = portal.answered_by_django(url, cookies={"csrftoken": "not-a-secret!"})
+    assert not asked and csrf_secret(bad) not in ("not-a-secret!", secret)
+    assert all(unmask(t) == csrf_secret(bad) for t in tokens(bad))
+
+
+def test_the_token_of_a_page_from_the_fast_path_is_taken_by_the_csrf_check(portal, session, codes):
+    url = reverse("bridge_session", args=[session.pk])
+    portal.get(url)
+    fast, asked = portal.answered_by_django(url)
+    assert not asked
+    switch = Client(enforce_csrf_checks=True)
+    switch.cookies["csrftoken"] = csrf_secret(fast)
+    answered = switch.post(
+        "/i18n/setlang/", {"language": "en", "next": url, "csrfmiddlewaretoken": tokens(fast)[0]}
+    )
+    assert answered.status_code == 302
+    refused = switch.post("/i18n/setlang/", {"language": "en", "next": url, "csrfmiddlewaretoken": "x" * 64})
+    assert refused.status_code == 403
+
+
+def test_a_live_page_is_rendered_again_after_a_result_and_never_served_once_it_is_not_public(
+    portal, session, codes, play, settings
+):
+    settings.LIVE_RENDER_SECONDS = 0
+    url = reverse("bridge_session", args=[session.pk])
+    before = portal.get(url)
+    play(codes[1], 1)
+    after, asked = portal.answered_by_django(url)
+    assert (
+        asked
+        and after.code == 200
+        and page_cache.strip_csrf(after.body) != page_cache.strip_csrf(before.body)
+    )
+    assert not portal.answered_by_django(url)[1]
+    settings.LIVE_RENDER_SECONDS = 60
+    _status(session.event, Event.Status.DRAFT)
+    for _ in range(2):
+        refused, asked = portal.answered_by_django(url)
+        assert asked and refused.code in (302, 404), refused
+
+
+def test_a_logged_in_visitor_gets_his_own_page_from_django(portal, session, codes, clients):
+    url = reverse("bridge_session", args=[session.pk])
+    portal.get(url)
+    session_cookie = clients["director"].cookies["sessionid"].value
+    page, asked = portal.answered_by_django(url, cookies={"sessionid": session_cookie})
+    assert asked and page.code == 200 and "X-Page-Cache" not in dict(page.headers)

@@ -4,27 +4,15 @@ standings (with the page's parameters) and a round's tables are answered as Djan
 public."""
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
-from tests.results.live_wsgi import Portal
+from results import live
+from tests.results.live_wsgi import csrf_secret, tokens, unmask, without_token
 from ulti.models import Round
 
 from .conftest import confirm_all, fill
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def portal():
-    return Portal()
 
 
 @pytest.fixture
@@ -86,4 +74,31 @@ def test_a_fragment_no_longer_public_is_never_served(portal, rnd, codes, setting
         event.save()
     for etag in (None, tag):
         refused, asked = portal.answered_by_django(url, etag=etag)
+        assert asked and refused.code in (302, 404), refused
+
+
+# The live pages themselves (results.live.live_pages): a viewer's first load, from the page cache's copy with
+# his own CSRF token, as Django's CSRF middleware gives it.
+
+
+def test_the_live_standings_page_is_answered_as_django_does_until_it_is_not_public(
+    portal, rnd, codes, play, settings
+):
+    settings.LIVE_RENDER_SECONDS = 60
+    portal.fast.paths()  # the URL conf imported: the views have registered their names
+    assert "ulti_standings" in live._PAGES
+    play(codes[1])
+    url = reverse("ulti_standings", args=[rnd.event.pk])
+    first, asked = portal.answered_by_django(url)
+    assert asked and first.code == 200 and tokens(first)
+    django = portal.plain(url)
+    fast, asked = portal.answered_by_django(url)
+    assert not asked and django["X-Page-Cache"] == "hit" and without_token(fast) == without_token(django)
+    secret = csrf_secret(fast)
+    assert all(unmask(t) == secret for t in tokens(fast)) and csrf_secret(first) != secret
+    event = rnd.event
+    event.status = event.Status.DRAFT
+    event.save()
+    for _ in range(2):
+        refused, asked = portal.answered_by_django(url)
         assert asked and refused.code in (302, 404), refused
