@@ -1,9 +1,12 @@
 """The ulti table phone with JavaScript off (issue #18), headless Chromium at 390 px: the plain form enters
 a deal with a kontra and a part lost in step two, an impossible combination is refused in Hungarian with
-nothing written and the form kept, the common deal takes three taps in step one, and the page fits the
-phone with no serious accessibility violation. Screenshots in var/. Runs with BROWSER=1."""
+nothing written and the form kept, the common deal takes three taps in step one, the "impossible part
+doubled" box is refused without an impossible part and taken with one, and the page (both steps, a suited
+and a no-trump game) fits the phone with no serious accessibility violation. Screenshots in var/. Runs
+with BROWSER=1."""
 
 import json
+from urllib.parse import urlencode
 
 import pytest
 from django.urls import reverse
@@ -121,9 +124,53 @@ def test_the_plain_form_without_javascript_on_a_phone(phone, live_server, played
     assert _fits(phone) and _sheet_fits(phone)
     _shot(phone, "ulti-plain-sheet.png")
 
+    # Deal 3, 40-100 ulti: the box of an impossible part sits under the outcomes and says when it applies.
+    declarer, kontra_by = seats[1], seats[0]
+    step_two = url + "?" + urlencode({"declarer": declarer.key, "bid": "40-100 ulti"})
+    phone.get(step_two)
+    assert phone.find_element(By.ID, "deal-plain-form").get_attribute("data-step") == "details"
+    assert _fits(phone)
+    assert phone.find_element(By.CSS_SELECTOR, ".plain-results #plain-impdbl").is_displayed()
+    assert (
+        "Csak ha egy rész lehetetlennek van jelölve"
+        in phone.find_element(By.CSS_SELECTOR, 'label[for="plain-impdbl"]').text
+    )
+    assert "mindkét védőre érvényes" in phone.find_element(By.ID, "plain-kontra-rule").text
+    _tap(phone, f'label[for="k-ulti-{kontra_by.key}-1"]')
+    _tap(phone, 'label[for="plain-impdbl"]')
+    _shot(phone, "ulti-plain-step2-impossible.png")
+    # Ticked with no part marked impossible: refused in Hungarian, nothing written, the form as it was.
+    _tap(phone, "#plain-save")
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, ".alert-danger"))
+    assert (
+        "csak lehetetlennek jelölt részhez tartozik"
+        in phone.find_element(By.CSS_SELECTOR, ".alert-danger").text
+    )
+    assert TableEntry.objects.count() == 2
+    box = phone.find_element(By.ID, "plain-impdbl")
+    assert box.is_selected() and phone.find_element(By.ID, f"k-ulti-{kontra_by.key}-1").is_selected()
+    assert _fits(phone)
+    # The ulti marked impossible: taken, paid as a failed ulti with its kontra.
+    _tap(phone, 'label[for="r-ulti-2"]')
+    _tap(phone, "#plain-save")
+    assert _until(lambda: TableEntry.objects.filter(number=3).exists())
+    entry = TableEntry.objects.get(number=3)
+    assert entry.record["results"] == {"hundred": "won", "ulti": "impossible"}
+    assert (
+        entry.record["kontra"] == {"ulti": {kontra_by.key: 1}} and entry.record["impossible_doubled"] is True
+    )
+
+    # A no-trump game asks each defender's own kontra, and says why.
+    betli = url + "?" + urlencode({"declarer": declarer.key, "bid": "betli"})
+    phone.get(betli)
+    assert "csak a kontrázóra érvényes" in phone.find_element(By.ID, "plain-kontra-rule").text
+    assert phone.find_element(By.ID, f"k-betli-{kontra_by.key}-0").is_selected()
+    assert _fits(phone)
+    _shot(phone, "ulti-plain-step2-betli.png")
+
     if AXE.exists():  # both steps as the phone without JavaScript shows them, checked by axe (run from here)
         phone.set_script_timeout(60)
-        for address in (url, url + "?deal=1"):
+        for address in (url, url + "?deal=1", step_two, betli):
             _scripts(phone, False)
             phone.get(address)
             _scripts(phone, True)

@@ -32,7 +32,7 @@ QUICK_BIDS = (
 
 class DealError(ValueError):
     """What is wrong with a sent deal: ``code`` ("shape", "declarer", "bid", "two_bids", "outcome",
-    "kontra", "silent", "revoke"), ``detail`` the value refused."""
+    "kontra", "impossible_doubled", "silent", "revoke"), ``detail`` the value refused."""
 
     def __init__(self, code: str, detail: str = ""):
         self.code, self.detail = code, detail
@@ -52,8 +52,12 @@ def dealer_of(number: int, keys: list[str]) -> str:
 # for the chosen bid and declarer, the rest of the deal:
 #
 #   r_<slot>            the part's outcome (won / lost / impossible), instead of the one outcome
-#   k_<slot>_<key>      that defender's kontra level on the part: 0 none, 1 kontra, 2 rekontra
-#   impdbl              "1": the impossible parts were doubled in the first round (I.4 (5))
+#   k_<slot>            suited game: the part's one kontra, "<key>:<level>" (who said it, 1 kontra,
+#                       2 rekontra) or "0" none; one defender's kontra binds both there (I.3 (3))
+#   k_<slot>_<key>      no-trump game: that defender's own kontra level on the part, 0 / 1 / 2 (a kontra
+#                       binds only the doubler there); either shape is read in either game
+#   impdbl              "1": the impossible parts were doubled in the first round (I.4 (5)); refused
+#                       ("impossible_doubled") when no part is marked impossible
 #   s_<game>            a silent achievement's choice (SILENT_CHOICES), "" none
 #   rv_player, rv_when  a revoke: the offender's key and when (REVOKE_TIMES), "" none
 
@@ -92,6 +96,22 @@ def silent_games_for(bid_name: str, silent_games=tuple(SILENT_GAMES)) -> list[st
     return out
 
 
+def kontra_binds_both(bid_name: str) -> bool:
+    """In a suited game one defender's kontra binds both defenders (the higher level counts), in a no-trump
+    game only the doubler (I.3 (3)): the former has one kontra per part, the latter one per defender."""
+    bid = BIDS.get(bid_name)
+    return bid is not None and not bid.no_trump
+
+
+def one_kontra(levels: dict[str, int], defenders: list[str]) -> dict[str, int]:
+    """A suited part's kontras as the one that counts: the highest level, said by the first defender in
+    seat order who reached it (a second defender's kontra on the same part changes nothing, I.3 (3))."""
+    if len(levels) < 2:
+        return dict(levels)
+    top = max(levels.values())
+    return {next(d for d in defenders if levels.get(d) == top): top}
+
+
 def chosen_bid(fields) -> str:
     """The bid of the plain form: a quick bid's radio button or one from the list (either alone)."""
     quick = str(fields.get("bid") or "").strip()
@@ -117,8 +137,18 @@ def plain_record(fields) -> dict:
             continue
         slot, _sep, key = str(name)[2:].partition("_")
         level = get(name)
-        if level and level != "0":
-            kontra.setdefault(slot, {})[key] = level
+        if not level or level == "0":
+            continue
+        if not key:  # a suited part's one kontra: who said it and how far it went
+            key, _sep, level = level.rpartition(":")
+            if not key:
+                raise DealError("kontra", f"{slot}: {level}")
+        kontra.setdefault(slot, {})[key] = level
+    impossible_doubled = get("impdbl") == "1"
+    if impossible_doubled and "impossible" not in results.values():
+        # The box belongs to a part marked impossible; ticked alone it is a slip (a part not marked, or
+        # the box ticked by mistake) that would change the money if guessed either way.
+        raise DealError("impossible_doubled")
     silent = {}
     for name in fields:
         if str(name).startswith("s_") and get(name):
@@ -134,7 +164,7 @@ def plain_record(fields) -> dict:
         "results": results,
         "kontra": kontra,
         "silent": silent,
-        "impossible_doubled": get("impdbl") == "1",
+        "impossible_doubled": impossible_doubled,
         "revoke": revoke,
     }
 
@@ -145,8 +175,15 @@ def plain_fields(record: dict) -> dict[str, str]:
     fields = {"declarer": str(record.get("declarer") or ""), "bid": str(record.get("bid") or "")}
     for slot, outcome in (record.get("results") or {}).items():
         fields[f"r_{slot}"] = str(outcome)
+    both = kontra_binds_both(fields["bid"])
     for slot, levels in (record.get("kontra") or {}).items():
-        for key, level in (levels or {}).items():
+        levels = {str(k): int(v) for k, v in (levels or {}).items() if int(v)}
+        if both and levels:
+            # One kontra counts (`clean` keeps only it); a record stored before that keeps its highest.
+            key = max(levels, key=levels.__getitem__)
+            fields[f"k_{slot}"] = f"{key}:{levels[key]}"
+            continue
+        for key, level in levels.items():
             fields[f"k_{slot}_{key}"] = str(level)
     for game, choice in (record.get("silent") or {}).items():
         fields[f"s_{game}"] = str(choice or "")
@@ -161,7 +198,8 @@ def plain_fields(record: dict) -> dict[str, str]:
 
 
 def clean(raw, keys: list[str], number: int, silent_games=tuple(SILENT_GAMES)) -> dict:
-    """The sheet record of deal ``number`` from the phone's ``raw`` mapping; DealError when it is not one."""
+    """The sheet record of deal ``number`` from the phone's ``raw`` mapping; DealError when it is not one.
+    A suited part keeps one kontra (`one_kontra`), however many defenders the picker tapped on it."""
     if not isinstance(raw, dict):
         raise DealError("shape")
     declarer = str(raw.get("declarer", ""))
@@ -194,6 +232,8 @@ def clean(raw, keys: list[str], number: int, silent_games=tuple(SILENT_GAMES)) -
                 raise DealError("kontra", f"{key}: {level}")
             if int(level):
                 clean_levels[str(key)] = int(level)
+        if clean_levels and kontra_binds_both(bid):
+            clean_levels = one_kontra(clean_levels, defenders)
         if clean_levels:
             kontra[slot] = clean_levels
     silent = {}

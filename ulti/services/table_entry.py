@@ -248,6 +248,10 @@ def deal_message(error: deals.DealError) -> str:
         "two_bids": _("choose one bid: a quick bid or one from the list, not both (%(detail)s)"),
         "outcome": _("unknown outcome %(detail)s"),
         "kontra": _("a kontra only by a defender, on a part of the bid (%(detail)s)"),
+        "impossible_doubled": _(
+            "“doubled in the first round” goes only with a part marked impossible: mark that part "
+            "impossible or untick the box"
+        ),
         "silent": _("unknown silent achievement %(detail)s"),
         "revoke": _("unknown irregularity %(detail)s"),
     }

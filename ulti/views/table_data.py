@@ -8,6 +8,7 @@ from ..engine.table_entry import (
     KONTRA_LEVELS,
     QUICK_BIDS,
     REVOKE_TIMES,
+    kontra_binds_both,
     outcomes_of,
     silent_games_for,
 )
@@ -154,7 +155,9 @@ def plain_form(state: TableState, values: dict, number: int, silent_games, pick:
 
     Step "pick": the declarer and the bid (a quick bid one tap, any other from the list), one outcome for
     the whole bid, saved at once or taken to step "details", which asks, for that bid and declarer only,
-    each part's outcome and each defender's kontra, the silent games the bid leaves open, and a revoke. The
+    each part's outcome (the "impossible part doubled" box under them, for the parts that can be
+    impossible), the kontras (one per part in a suited game, one per defender and part in a no-trump game:
+    I.3 (3)), the silent games the bid leaves open, and a revoke. The
     defaults are the common deal: every part made, no kontra, nothing silent, no revoke. ``values`` are
     the fields to show (a stored deal being corrected, or a refused form sent again); ``pick`` asks for step
     one even when they name a bid and a declarer (another bid for a deal being corrected)."""
@@ -186,16 +189,47 @@ def plain_form(state: TableState, values: dict, number: int, silent_games, pick:
     defenders = [s for s in state.seats if s.key != declarer]
     every = values.get("outcome") or "won"
     levels = list(zip(KONTRA_LEVELS, kontra_words(), strict=True))
+    both = kontra_binds_both(bid)
     parts = []
     for slot in slots_of(bid):
-        kontras = [
-            {
-                "seat": d,
-                "choices": _choices(f"k-{slot}-{d.key}", levels, values.get(f"k_{slot}_{d.key}") or "0"),
-                "name": f"k_{slot}_{d.key}",
-            }
-            for d in defenders
-        ]
+        if both:
+            # One question for the part (I.3 (3)): nobody, or who said it and how far it went.
+            chosen = values.get(f"k_{slot}") or next(
+                (
+                    f"{d.key}:{values[f'k_{slot}_{d.key}']}"
+                    for d in defenders
+                    if values.get(f"k_{slot}_{d.key}", "0") != "0"
+                ),
+                "0",
+            )
+            # Ids as the no-trump game's: k-<slot>-<key>-1 is that defender's kontra, -2 his rekontra.
+            said = [
+                {
+                    "seat": d,
+                    "choices": [
+                        {
+                            "id": f"k-{slot}-{d.key}-{level}",
+                            "value": f"{d.key}:{level}",
+                            "label": word,
+                            "checked": f"{d.key}:{level}" == chosen,
+                        }
+                        for level, word in levels
+                        if level
+                    ],
+                }
+                for d in defenders
+            ]
+            none = {"id": f"k-{slot}-0", "value": "0", "label": _("no kontra"), "checked": chosen == "0"}
+            kontras = {"name": f"k_{slot}", "none": none, "said": said}
+        else:
+            kontras = [
+                {
+                    "seat": d,
+                    "choices": _choices(f"k-{slot}-{d.key}", levels, values.get(f"k_{slot}_{d.key}") or "0"),
+                    "name": f"k_{slot}_{d.key}",
+                }
+                for d in defenders
+            ]
         outcome = values.get(f"r_{slot}") or every
         parts.append(
             {
@@ -224,6 +258,7 @@ def plain_form(state: TableState, values: dict, number: int, silent_games, pick:
         declarer_seat=seat_of[declarer],
         bid_label=bid_label(bid),
         parts=parts,
+        kontra_binds_both=both,
         can_be_impossible=any(len(p["outcomes"]) > 2 for p in parts),
         impdbl=values.get("impdbl") == "1",
         silent=silent,

@@ -1,6 +1,8 @@
 """The ulti deal picker without JavaScript (issue #18): the phone page's plain form. Step one (declarer, bid,
 one outcome for the whole bid) saves the common deal at once; step two asks, for that bid and declarer,
-each part's outcome and each defender's kontra, the silent games the bid leaves open and a revoke. The
+each part's outcome (with the "impossible part doubled" box under them where a part can be impossible),
+the kontras (one per part in a suited game, one per defender in a no-trump game, I.3 (3)), the silent
+games the bid leaves open and a revoke. The
 deal it posts is the picker's deal: the same record and the same forints; a refusal writes nothing and
 shows the engine's reason in Hungarian with the form as it was sent."""
 
@@ -79,9 +81,11 @@ def test_step_two_asks_only_what_the_bid_and_the_declarer_leave_open(codes):
         "won",
         "lost",
     ]
+    # A suited game: one kontra per part, whoever said it (it binds both defenders).
     kontras = sorted(name for name in form.radios if name.startswith("k_"))
-    assert kontras == sorted(f"k_{slot}_{d.key}" for slot in ("ulti", "parti") for d in defenders)
-    assert all(form.options(name) == ["0", "1", "2"] for name in kontras)
+    assert kontras == ["k_parti", "k_ulti"]
+    said = ["0"] + [f"{d.key}:{level}" for d in defenders for level in (1, 2)]
+    assert all(form.options(name) == said for name in kontras)
     # MAUSZ: silent 100 and four aces; not the ulti the bid already claims, no silent durchmars.
     assert sorted(n for n in form.selects if n.startswith("s_")) == ["s_100", "s_aces"]
     assert form.options("rv_player") == [""] + [s.key for s in seats]
@@ -90,9 +94,25 @@ def test_step_two_asks_only_what_the_bid_and_the_declarer_leave_open(codes):
     assert sent["r_ulti"] == sent["r_parti"] == "won"
     assert {sent[name] for name in kontras} == {"0"}
     assert sent["s_100"] == sent["s_aces"] == sent["rv_player"] == ""
-    # A no-trump game has no silent achievements to ask about.
-    betli = _step_two(Client(), code, declarer.key, "betli")
+    # A no-trump game has no silent achievements to ask about, no part that can be impossible, and a
+    # kontra per defender (it binds only the doubler); each game's page says which rule it follows.
+    page = Client().get(_url(code) + f"?declarer={declarer.key}&bid=betli").content.decode()
+    betli = PlainForm(page)
     assert not [n for n in betli.selects if n.startswith("s_")] and "impdbl" not in betli.checkboxes
+    assert sorted(n for n in betli.radios if n.startswith("k_")) == sorted(
+        f"k_betli_{d.key}" for d in defenders
+    )
+    assert all(betli.options(f"k_betli_{d.key}") == ["0", "1", "2"] for d in defenders)
+    assert "Színtelen játék: a kontra csak a kontrázóra érvényes" in page
+    suited = Client().get(_url(code) + f"?declarer={declarer.key}&bid=ulti").content.decode()
+    assert "Színes játék: egy védő kontrája mindkét védőre érvényes" in suited
+    # The box of an impossible part sits under the parts' outcomes, before the kontras, and says when
+    # it applies.
+    results, box, kontra = (
+        suited.index(s) for s in ('class="plain-results', 'id="plain-impdbl"', "plain-kontras")
+    )
+    assert results < box < kontra
+    assert "Csak ha egy rész lehetetlennek van jelölve" in suited
 
 
 # (declarer's seat, bid, outcomes, kontras {part: {defender's seat: level}}, silent, revoke (seat, when))
@@ -100,7 +120,7 @@ DEALS = [
     (0, "ulti", {"ulti": "won", "parti": "lost"}, {"ulti": {1: 1}, "parti": {2: 2}}, {}, None),
     (1, "40-100", {"hundred": "lost"}, {"hundred": {0: 2}}, {"aces": "defenders"}, None),
     (2, "passz", {"parti": "won"}, {"parti": {0: 1}}, {"100": "declarer"}, None),
-    (0, "betli", {"betli": "lost"}, {"betli": {1: 1}}, {}, None),
+    (0, "betli", {"betli": "lost"}, {"betli": {1: 1, 2: 2}}, {}, None),
     (1, "red ulti", {"ulti": "won", "parti": "won"}, {"ulti": {0: 1}}, {}, (2, "play")),
     (2, "ulti", {"ulti": "impossible", "parti": "won"}, {}, {"aces": "declarer"}, None),
     (0, "red 40-100", {"hundred": "won"}, {}, {"ulti": "declarer_failed"}, None),
@@ -144,8 +164,13 @@ def test_a_plain_deal_is_the_pickers_deal_record_and_forints(codes):
         for slot, outcome in results.items():
             form.choose(f"r_{slot}", outcome)
         for slot, levels in kontra.items():
-            for seat, level in levels.items():
-                form.choose(f"k_{slot}_{plain_seats[seat].key}", level)
+            if bid == "betli":  # no-trump: each defender's own
+                for seat, level in levels.items():
+                    form.choose(f"k_{slot}_{plain_seats[seat].key}", level)
+                continue
+            # Suited: the one that counts, the highest (the first in seat order of equal ones).
+            seat = min(levels, key=lambda s: (-levels[s], s))
+            form.choose(f"k_{slot}", f"{plain_seats[seat].key}:{levels[seat]}")
         for game, choice in silent.items():
             form.choose(f"s_{game}", choice)
         if revoke:
@@ -173,6 +198,10 @@ def test_a_plain_deal_is_the_pickers_deal_record_and_forints(codes):
     assert TableEntry.objects.get(code=plain, number=1).record["kontra"] == {
         "ulti": {plain_seats[1].key: 1},
         "parti": {plain_seats[2].key: 2},
+    }
+    # The picker's kontra and rekontra on the durchmars come down to the rekontra, which binds both.
+    assert TableEntry.objects.get(code=picker, number=8).record["kontra"] == {
+        "durchmars": {picker_seats[0].key: 2}
     }
     totals = table_entry.state_of(plain).totals
     assert [totals[s.key] for s in plain_seats] == [
@@ -202,6 +231,11 @@ def test_a_plain_deal_is_the_pickers_deal_record_and_forints(codes):
             "passz",
             {"r_parti": "lost", "s_100": "declarer"},
             "1. leosztás: az ütéssel teljesített csendes 100 ugyanannak a félnek nyeri a partit",
+        ),
+        (
+            "40-100 ulti",
+            {"r_ulti": "lost", "impdbl": "1"},
+            "„az első kontrakörben megkontrázva” csak lehetetlennek jelölt részhez tartozik",
         ),
     ],
 )
@@ -251,7 +285,7 @@ def test_a_deal_is_corrected_without_javascript(codes):
     assert form.hidden["number"] == "1" and form.hidden["bid"] == stored["bid"]
     assert form.fields()["r_parti"] == stored["results"]["parti"]
     defender = next(s for s in seats if s.key != stored["declarer"])
-    form.choose(f"k_parti_{defender.key}", 1)
+    form.choose("k_parti", f"{defender.key}:1")  # a passz: suited, one kontra for the part
     assert phone.post(_url(code), form.fields(button="plain-save")).status_code == 302
     latest = TableEntry.objects.filter(code=code, number=1).order_by("pk").last()
     assert latest.record["kontra"] == {"parti": {defender.key: 1}}

@@ -1,6 +1,8 @@
 """The plain form's deal (`ulti.engine.table_entry.plain_record`, a phone without JavaScript) is the picker's
 deal: for any deal the picker can send, the fields a browser posts from the plain form make the same
-record, and the sheet engine settles both to the same forints (or refuses both alike)."""
+record, and the sheet engine settles both to the same forints (or refuses both alike). In a suited game
+the form asks one kontra per part (one defender's kontra binds both, I.3 (3)): the picker's taps on both
+defenders come down to the one that counts, which settles as all of them did."""
 
 import pytest
 from hypothesis import given, settings
@@ -57,6 +59,17 @@ def picked(draw, silent_games):
     }
 
 
+def counting_kontra(levels: dict[str, int]) -> str:
+    """What a player taps in a suited part's one kontra question for the picker's taps: the highest level
+    tapped, by the first defender in seat order who reached it; "0" when every tap went back to none."""
+    tapped = {d: level for d, level in levels.items() if level}
+    if not tapped:
+        return "0"
+    top = max(tapped.values())
+    said = next(d for d in KEYS if tapped.get(d) == top)
+    return f"{said}:{top}"
+
+
 def browser_fields(raw: dict, silent_games) -> dict[str, str]:
     """What the browser posts from the plain form's step two for the same deal: every control of the
     page with its value, the untouched ones at their defaults ("0", "", "play")."""
@@ -64,6 +77,9 @@ def browser_fields(raw: dict, silent_games) -> dict[str, str]:
     fields = {"declarer": declarer, "bid": bid, "kind": "deal", "number": "1", "key": "k" * 12}
     for slot in sheet.slots_of(bid):
         fields[f"r_{slot}"] = raw["results"][slot]
+        if not sheet.BIDS[bid].no_trump:  # one question per part
+            fields[f"k_{slot}"] = counting_kontra(raw["kontra"].get(slot, {}))
+            continue
         for d in KEYS:
             if d != declarer:
                 fields[f"k_{slot}_{d}"] = str(raw["kontra"].get(slot, {}).get(d, 0))
@@ -98,6 +114,14 @@ def test_the_plain_form_posts_the_pickers_deal(rule_set, data):
     from_form = deals.clean(deals.plain_record(browser_fields(raw, silent_games)), KEYS, 1, silent_games)
     assert from_form == from_picker
     assert settled(from_form, rules) == settled(from_picker, rules)
+    # Every kontra the picker tapped, kept as tapped, settles as the one the record keeps.
+    tapped = {
+        slot: {d: level for d, level in levels.items() if level} for slot, levels in raw["kontra"].items()
+    }
+    as_tapped = from_picker | {"kontra": {slot: levels for slot, levels in tapped.items() if levels}}
+    assert settled(as_tapped, rules) == settled(from_picker, rules)
+    if not sheet.BIDS[raw["bid"]].no_trump:
+        assert all(len(levels) == 1 for levels in from_picker["kontra"].values())
     # A stored deal shown again for a correction posts itself unchanged.
     assert (
         deals.clean(deals.plain_record(deals.plain_fields(from_picker)), KEYS, 1, silent_games) == from_picker
@@ -170,14 +194,40 @@ def test_an_impossible_part_doubled_and_a_revoke_in_the_bidding_settle():
         ({"declarer": "11", "bid": "passz", "r_parti": "impossible"}, None),  # the engine's refusal
         ({"declarer": "11", "bid": "passz", "rv_player": "12", "rv_when": "lunch"}, "revoke"),
         ({"declarer": "11", "bid": "passz", "s_durchmars": "declarer"}, "silent"),  # not under MAUSZ
+        ({"declarer": "11", "bid": "ulti", "k_ulti": "1"}, "kontra"),  # a suited kontra names its doubler
+        ({"declarer": "11", "bid": "ulti", "k_ulti": "11:1"}, "kontra"),  # ... a defender
+        # The box without a part marked impossible: refused, not guessed either way.
+        ({"declarer": "11", "bid": "ulti", "k_ulti": "12:1", "impdbl": "1"}, "impossible_doubled"),
+        ({"declarer": "11", "bid": "40-100 ulti", "r_ulti": "lost", "impdbl": "1"}, "impossible_doubled"),
     ],
 )
 def test_what_the_plain_form_cannot_send_is_refused(fields, code):
-    raw = deals.plain_record(fields)
     if code is None:
-        record = deals.clean(raw, KEYS, 1, ("100", "four_aces", "ulti"))
+        record = deals.clean(deals.plain_record(fields), KEYS, 1, ("100", "four_aces", "ulti"))
         assert settled(record, MAUSZ)[:2] == ("refused", "engine")
         return
+    # Refused as the fields are read or as the deal is checked: either way the page shows the form again.
     with pytest.raises(deals.DealError) as error:
-        deals.clean(raw, KEYS, 1, ("100", "four_aces", "ulti"))
+        deals.clean(deals.plain_record(fields), KEYS, 1, ("100", "four_aces", "ulti"))
     assert error.value.code == code
+
+
+def test_a_suited_part_has_one_kontra_a_no_trump_part_one_per_defender():
+    """I.3 (3): in a suited game the kontra of either defender binds both, so the record keeps the one
+    that counts and either defender's kontra settles alike; in a no-trump game each binds its doubler."""
+    by_12 = deals.clean(deals.plain_record({"declarer": "11", "bid": "40-100", "k_hundred": "12:1"}), KEYS, 1)
+    by_13 = deals.clean(deals.plain_record({"declarer": "11", "bid": "40-100", "k_hundred": "13:1"}), KEYS, 1)
+    assert by_12["kontra"] == {"hundred": {"12": 1}} and by_13["kontra"] == {"hundred": {"13": 1}}
+    assert settled(by_12, MAUSZ) == settled(by_13, MAUSZ) == ("settled", {"11": 160, "12": -80, "13": -80})
+    # The picker's taps on both defenders: the rekontra counts, for both.
+    both = deals.clean(
+        {"declarer": "11", "bid": "40-100", "kontra": {"hundred": {"12": 1, "13": 2}}}, KEYS, 1
+    )
+    assert both["kontra"] == {"hundred": {"13": 2}}
+    assert deals.plain_fields(both)["k_hundred"] == "13:2" and "k_hundred_13" not in deals.plain_fields(both)
+    # Betli, no-trump: one defender's kontra doubles only his own stake.
+    fields = {"declarer": "11", "bid": "betli", "k_betli_12": "1", "k_betli_13": "0"}
+    betli = deals.clean(deals.plain_record(fields), KEYS, 1)
+    assert betli["kontra"] == {"betli": {"12": 1}}
+    assert settled(betli, MAUSZ) == ("settled", {"11": 150, "12": -100, "13": -50})
+    assert deals.plain_fields(betli)["k_betli_12"] == "1"
