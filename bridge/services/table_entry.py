@@ -183,6 +183,7 @@ def table_rounds(code: TableCode, latest_rows=None) -> list[TableRound]:
         filed = set(
             versions.results_of(versions.latest_version(code.session))
             .filter(ns_id__in=[seat.pk for found in seats.values() for seat in found])
+            .order_by()
             .values_list("board", "ns_id", "ew_id")
         )
     else:
