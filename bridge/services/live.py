@@ -149,5 +149,5 @@ def phone_frequencies(session: PairSession, rounds, current) -> list:
         played = [b for b in played if b in complete]
     if not played:
         return []
-    sheets = {s.board: s for s in pages.frequency_sheets(session) if s.board in played}
+    sheets = {s.board: s for s in pages.frequency_sheets(session, only=set(played))}
     return [sheets[b] for b in played if b in sheets]

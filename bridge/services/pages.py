@@ -55,11 +55,17 @@ class FrequencyBoard:
     rows: list[BoardScore]
 
 
-def frequency_sheets(session: PairSession, board: int | None = None) -> list[FrequencyBoard]:
+def frequency_sheets(
+    session: PairSession, board: int | None = None, only: set[int] | None = None
+) -> list[FrequencyBoard]:
+    """The session's frequency sheets (of `board`; of the boards in `only`: a live page's visible ones)."""
     scores = BoardScore.objects.filter(session=session).select_related("ns__section", "ew__section")
+    hands = HandRecord.objects.filter(session=session)
     if board is not None:
-        scores = scores.filter(board=board)
-    hands = {h.board: h for h in HandRecord.objects.filter(session=session)}
+        scores, hands = scores.filter(board=board), hands.filter(board=board)
+    if only is not None:
+        scores, hands = scores.filter(board__in=sorted(only)), hands.filter(board__in=sorted(only))
+    hands = {h.board: h for h in hands}
     boards: dict[int, list[BoardScore]] = defaultdict(list)
     for row in scores:
         boards[row.board].append(row)

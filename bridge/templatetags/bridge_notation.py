@@ -36,3 +36,12 @@ def strain(letter):
 @register.filter
 def lead(card):
     return notation.lead(str(card or ""))
+
+
+@register.filter
+def seat_names(seat) -> str:
+    """A seated pair as the pages name it: its players ("A – B"), or the pair's own name without them.
+    A filter, not an include: a live standings fragment names 200 pairs on every re-render."""
+    pair = seat.pair
+    players = [str(player) for player in (pair.player1, pair.player2) if player]
+    return " – ".join(players) if players else pair.name

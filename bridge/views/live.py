@@ -17,7 +17,7 @@ from config.query import column_range, query_int
 from results import live as shared_live
 from results.page_cache import cache_public_page
 
-from ..models import BoardResult, SessionPair
+from ..models import BoardResult, BoardScore, SessionPair
 from ..services import cards, corrections, live, pages
 from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
 
@@ -70,13 +70,15 @@ def standings_context(request, session) -> dict:
 
 def frequencies_context(request, session, board) -> dict:
     facts = _live_facts(request, session, "boards", board or "")
-    sheets = pages.frequency_sheets(session, board)
-    # The director sees every board; the public only those every table has played.
+    # The director sees every board; the public only those every table has played (the others not read).
     shown = None if request.user.has_perm(MANAGE, session) else live.visible_boards(session)
+    sheets = pages.frequency_sheets(session, board, only=shown)
     hidden = 0
     if shown is not None:
-        hidden = sum(1 for s in sheets if s.board not in shown)
-        sheets = [s for s in sheets if s.board in shown]
+        scored = BoardScore.objects.filter(session=session).order_by().values_list("board", flat=True)
+        if board is not None:
+            scored = scored.filter(board=board)
+        hidden = len(set(scored.distinct()) - shown)
     return {
         **facts,
         "sheets": sheets,
