@@ -4,6 +4,7 @@ and body, 304 included) without reaching Django, keeps the tag while the fragmen
 leaves to Django whatever it cannot answer safely (a logged-in visitor, a language it does not know, a cache
 that does not answer) and never serves a fragment the page's permission check would now refuse."""
 
+import gzip
 from unittest import mock
 
 import pytest
@@ -36,27 +37,38 @@ def urls(session):
     }
 
 
+@pytest.mark.parametrize("encoding", ["", "gzip, deflate, br"])
 @pytest.mark.parametrize("kind", ["standings", "boards", "one board"])
-def test_the_fast_path_answers_as_django_does_without_reaching_it(portal, session, codes, play, kind):
+def test_the_fast_path_answers_as_django_does_without_reaching_it(
+    portal, session, codes, play, kind, encoding
+):
     play(codes[1], 1)
     url = urls(session)[kind]
-    first, asked = portal.answered_by_django(url)
+    asks = {"Accept-Encoding": encoding} if encoding else {}
+    first, asked = portal.answered_by_django(url, **asks)
     assert asked and first.code == 200 and first["ETag"].startswith('"c')
-    django = portal.plain(url)  # Django's answer from the page cache
+    django = portal.plain(url, **asks)  # Django's answer from the page cache
     assert django["X-Page-Cache"] == "hit"
-    fast, asked = portal.answered_by_django(url)
+    fast, asked = portal.answered_by_django(url, **asks)
     assert not asked
     assert fast.same_as(django), fast.differences(django)
-    assert fast["Cache-Control"] == "no-cache" and fast["Vary"] == "Cookie, Accept-Language"
+    assert fast["Cache-Control"] == "no-cache" and fast["Vary"] == "Cookie, Accept-Language, Accept-Encoding"
     assert fast["Content-Language"] == "hu" and "Content-Security-Policy" in dict(fast.headers)
+    plain = portal.get(url)
+    if encoding:  # gzipped once per stored copy, its own strong tag; the same bytes unpacked
+        assert fast["Content-Encoding"] == "gzip" and fast["ETag"].endswith('-gz"')
+        assert gzip.decompress(fast.body) == plain.body and len(fast.body) < len(plain.body)
+        assert fast["ETag"] == plain["ETag"][:-1] + '-gz"'
+    else:
+        assert "Content-Encoding" not in dict(fast.headers) and not fast["ETag"].endswith('-gz"')
     # The 304, too.
     tag = fast["ETag"]
-    django = portal.plain(url, etag=tag)
-    fast, asked = portal.answered_by_django(url, etag=tag)
+    django = portal.plain(url, etag=tag, **asks)
+    fast, asked = portal.answered_by_django(url, etag=tag, **asks)
     assert not asked and django.code == 304 and fast.same_as(django), fast.differences(django)
     assert fast.body == b""
     # Another tag: the bytes.
-    fast, asked = portal.answered_by_django(url, etag='"c0000"')
+    fast, asked = portal.answered_by_django(url, etag='"c0000"', **asks)
     assert not asked and fast.code == 200 and fast.body == first.body
 
 
