@@ -165,11 +165,20 @@ stack_wait() {
 # The live pool (docker-compose.yml's `live` service, behind deploy/nginx.conf): the same application in a
 # gunicorn of its own, which the proxy sends the live pages' anonymous reads to, so that they never wait for
 # a thread behind the tables' and the directors' requests in the main pool.
+# The main pool runs at a lower CPU weight than the live pool, as docker-compose.yml gives them (web
+# cpu_shares 512, live the default 1024): on a saturated machine the viewers' small reads go first and the
+# tables' requests take the rest. `nice` 3 is about that ratio (CFS weights 526 : 1024); LOAD_WEB_NICE=0 off.
 stack_start_live() {
   echo "== $STACK_NAME: live pool, gunicorn ($LIVE_WORKERS workers x $LIVE_THREADS threads) on 127.0.0.1:$LIVE_PORT"
   stack_gunicorn "$LIVE_PORT" "$LIVE_WORKERS" "$LIVE_THREADS" "$OUT/gunicorn-live.log"
   LIVE_GUNICORN_PID=$STARTED_PID
   stack_wait "$LIVE_PORT" "the live pool's gunicorn" "$OUT/gunicorn-live.log"
+  local web_nice=${LOAD_WEB_NICE:-3}
+  if [ "$web_nice" != 0 ]; then
+    # gunicorn --preload forked its workers before it answered: the master and all of them
+    renice -n "$web_nice" -p "$GUNICORN_PID" $(pgrep -P "$GUNICORN_PID") >/dev/null
+    echo "== $STACK_NAME: main pool at nice $web_nice (docker-compose.yml: web cpu_shares 512, live 1024)"
+  fi
 }
 
 cpu_seconds() {
