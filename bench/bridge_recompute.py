@@ -134,22 +134,7 @@ def lower_bound(event, session) -> dbbench.LowerBound:
     version = versions.latest_version(session)
     version_id = version.pk
     # the version's rows where they are stored (its own, and its base's of the boards it kept: copy on write)
-    rows = (
-        versions.results_of(version)
-        .order_by("board", "table", "pk")
-        .values_list(
-            "board",
-            "table",
-            "ns_id",
-            "ew_id",
-            "contract",
-            "declarer",
-            "lead",
-            "tricks",
-            "score",
-            "artificial",
-        )
-    )
+    rows = versions.results_of(version).values_list(*versions.ROW_FIELDS[:-1])  # all but the deal group
     reads = [
         rows.query.sql_with_params(),
         (
