@@ -483,8 +483,8 @@ def test_postgresql_restarted_mid_upload_gives_a_clean_error_and_nothing_half_wr
         # version 1 waits on it, after the upload has already bumped the event's version in its transaction.
         blocker.execute(
             "INSERT INTO bridge_resultversion (number, source, uploaded_at, note, file_name, sha256, "
-            "event_version, deals, raw, session_id, uploaded_by_id) "
-            "VALUES (1, 'pbn', now(), '', '', '', 1, '{}', '', %s, %s)",
+            "event_version, deals, sources, raw, session_id, uploaded_by_id) "
+            "VALUES (1, 'pbn', now(), '', '', '', 1, '{}', '{}', '', %s, %s)",
             [session.pk, director.pk],
         )
         request = threading.Thread(target=lambda: result.update(response=post()))
