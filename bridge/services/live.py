@@ -64,20 +64,27 @@ def planned_plays(session: PairSession) -> Counter:
     return plays
 
 
-def complete_boards(session: PairSession) -> set[int] | None:
-    """The boards with a result from every table that plays them; None: no generated movement to say."""
+def scored_boards(session: PairSession) -> Counter:
+    """How many scored results each board of the session has."""
+    return Counter(BoardScore.objects.filter(session=session).order_by().values_list("board", flat=True))
+
+
+def complete_boards(session: PairSession, scored: Counter | None = None) -> set[int] | None:
+    """The boards with a result from every table that plays them; None: no generated movement to say.
+    `scored`: `scored_boards(session)`, when the caller has it."""
     plays = planned_plays(session)
     if not plays:
         return None
-    scored = Counter(BoardScore.objects.filter(session=session).values_list("board", flat=True))
+    if scored is None:
+        scored = scored_boards(session)
     return {board for board, count in plays.items() if scored[board] >= count}
 
 
-def visible_boards(session: PairSession) -> set[int] | None:
+def visible_boards(session: PairSession, scored: Counter | None = None) -> set[int] | None:
     """The boards a live session's public frequency sheets may show; None: all of them."""
     if not is_live(session):
         return None
-    return complete_boards(session) or set()
+    return complete_boards(session, scored) or set()
 
 
 # --- publishing -----------------------------------------------------------------------------------------

@@ -145,13 +145,7 @@ def read_latest(session: PairSession, *more) -> tuple:
     if not found:
         return (None, [], [], *others)
     base = ResultVersion.from_db(connections[latest.db].alias, list(_BASE_FIELDS), found[0])
-    (rows,) = read_all(
-        [
-            BoardResult.objects.filter(holding(base.pk, base.sources))
-            .order_by("board", "table", "pk")
-            .values_list(*ROW_FIELDS)
-        ]
-    )
+    (rows,) = read_all([results_of(base).values_list(*ROW_FIELDS)])
     return (
         base,
         [dict(zip(ROW_FIELDS, row, strict=True)) for row in rows],

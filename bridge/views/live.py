@@ -17,7 +17,7 @@ from config.query import column_range, query_int
 from results import live as shared_live
 from results.page_cache import cache_public_page
 
-from ..models import BoardResult, BoardScore, SessionPair
+from ..models import BoardResult, SessionPair
 from ..services import cards, corrections, live, pages
 from .common import MANAGE, VIEW, by_session, session_context, session_or_deny
 
@@ -71,14 +71,13 @@ def standings_context(request, session) -> dict:
 def frequencies_context(request, session, board) -> dict:
     facts = _live_facts(request, session, "boards", board or "")
     # The director sees every board; the public only those every table has played (the others not read).
-    shown = None if request.user.has_perm(MANAGE, session) else live.visible_boards(session)
+    shown, hidden = None, 0
+    if not request.user.has_perm(MANAGE, session):
+        scored = live.scored_boards(session)  # read once: which boards are complete, and how many are not
+        shown = live.visible_boards(session, scored)
+        if shown is not None:
+            hidden = len({b for b in scored if board is None or b == board} - shown)
     sheets = pages.frequency_sheets(session, board, only=shown)
-    hidden = 0
-    if shown is not None:
-        scored = BoardScore.objects.filter(session=session).order_by().values_list("board", flat=True)
-        if board is not None:
-            scored = scored.filter(board=board)
-        hidden = len(set(scored.distinct()) - shown)
     return {
         **facts,
         "sheets": sheets,
