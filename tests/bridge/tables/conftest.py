@@ -61,3 +61,15 @@ def clients(make_user, director, mbsz, event):
         made[name] = Client()
         made[name].force_login(user)
     return made
+
+
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    """Confirm a board at a table, its recompute run as after the commit."""
+    from .helpers import answer, enter  # helpers imports this module's `key`
+
+    def played(code, board=None, **values):
+        with django_capture_on_commit_callbacks(execute=True):
+            return answer(code, enter(code, board, **values).entry)
+
+    return played

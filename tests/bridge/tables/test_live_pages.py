@@ -14,20 +14,7 @@ from bridge.services import live, table_director, table_entry
 from federation.models import MailPreference, Notification, Person
 from federation.services import mail_preferences
 
-from .helpers import answer, enter
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def play(django_capture_on_commit_callbacks):
-    """Confirm a board at a table, its recompute run as after the commit."""
-
-    def played(code, board=None, **values):
-        with django_capture_on_commit_callbacks(execute=True):
-            return answer(code, enter(code, board, **values).entry)
-
-    return played
 
 
 @pytest.fixture

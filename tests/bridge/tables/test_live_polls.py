@@ -15,18 +15,7 @@ from results import live, page_cache
 from tests.results.live_wsgi import csrf_secret, tokens, unmask, without_token
 from tournaments.models import Event
 
-from .helpers import answer, enter
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def play(django_capture_on_commit_callbacks):
-    def played(code, board=None, **values):
-        with django_capture_on_commit_callbacks(execute=True):
-            return answer(code, enter(code, board, **values).entry)
-
-    return played
 
 
 def urls(session):

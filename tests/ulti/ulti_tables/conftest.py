@@ -112,3 +112,15 @@ def clients(make_user, director, mausz, ulti_club, make_person):
         made[name] = Client()
         made[name].force_login(user)
     return made
+
+
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    """A table plays its twelve deals and its three players confirm: the version, the recompute (eager)."""
+
+    def played(code):
+        with django_capture_on_commit_callbacks(execute=True):
+            fill(code)
+            return confirm_all(code)
+
+    return played

@@ -11,8 +11,6 @@ from django.urls import reverse
 from ulti.models import Round
 from ulti.services import draw, live
 
-from .conftest import confirm_all, fill
-
 pytestmark = pytest.mark.django_db
 
 
@@ -21,18 +19,6 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def play(django_capture_on_commit_callbacks):
-    """A table plays its twelve deals and its three players confirm: the version, the recompute (eager)."""
-
-    def played(code):
-        with django_capture_on_commit_callbacks(execute=True):
-            fill(code)
-            return confirm_all(code)
-
-    return played
 
 
 def get(client, name, pk, query="", **headers):

@@ -10,19 +10,7 @@ from results import live
 from tests.results.live_wsgi import csrf_secret, tokens, unmask, without_token
 from ulti.models import Round
 
-from .conftest import confirm_all, fill
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def play(django_capture_on_commit_callbacks):
-    def played(code):
-        with django_capture_on_commit_callbacks(execute=True):
-            fill(code)
-            return confirm_all(code)
-
-    return played
 
 
 def urls(rnd):
