@@ -20,17 +20,26 @@ confirmation POSTed, which writes the new version and queues the recompute; then
 sends its own X-Forwarded-For (10.x.y.z), as phones reaching gunicorn through the one trusted proxy
 (run.sh sets TRUSTED_PROXY_COUNT=1): the per-address table throttle applies, at its production rate, to each
 table's own address.
-Viewers (every other user) open the session's page once, four in five its standings and one in five its
+Viewers (every other user) open the session's page, four in five its standings and one in five its
 frequency sheets, then poll the page's live fragment every BRIDGE_LIVE_POLL_SECONDS (5 s) with If-None-Match,
-as static/bridge/live.js does: 200 with a new ETag, or 304.
+as static/bridge/live.js does: 200 with a new ETag, or 304. Now and then (LIVE_RELOAD_SECONDS, on average
+every 60 s) a viewer opens the page again: reloads, or stands for a viewer who arrives during the session.
 "Visible" latency: from the moment a table's confirmation is answered until the first standings poll whose
 fragment shows that table's North-South pair with that many boards played (a Mitchell's N-S pair stays at its
 table, so its boards count on the standings grows by one with each board the table confirms).
 Every response other than the expected one is an error; so is a confirmation not applied at once.
+
+Arrivals: locust starts the users of a second all at the same instant (its dispatcher hands out
+`--spawn-rate` users per 1-second step). Browsers and phones do not come in such steps: each viewer waits a
+random moment within its second before it opens the page (200 a second is one every 5 ms, not 200 at once),
+and since live.js polls 5 s after each answer from its own page load, the polls of a second's viewers
+never come in lockstep either. Each table plays its first board before it enters it (a random wait within
+the pace, as between boards), instead of 100 tables posting at the same instant.
 """
 
 import json
 import os
+import random
 import re
 import sys
 import time
@@ -39,6 +48,7 @@ from collections import deque
 from itertools import count
 from pathlib import Path
 
+import gevent
 from locust import FastHttpUser, between, constant, events, task
 from locust.exception import StopUser
 
@@ -52,6 +62,10 @@ SEED = json.loads(open(os.environ["LIVE_SEED"], encoding="utf-8").read())
 TABLES = SEED["tables"][: int(os.environ.get("LIVE_TABLES") or len(SEED["tables"]))]
 PACE = [float(x) for x in os.environ.get("LIVE_PACE", "2,5").split(",")]
 POLL_SECONDS = 5
+ARRIVAL_STEP = 1.0  # seconds: locust's dispatcher starts spawn-rate users per step of this length
+# A viewer opens the page again (a reload, or another viewer arriving in his place) on average this often,
+# so that page loads are measured all along the run, not only in its first seconds.
+RELOAD_SECONDS = float(os.environ.get("LIVE_RELOAD_SECONDS", "60"))
 # What a phone form holds (bridge/_table_hidden.html) and the page's CSRF token.
 HIDDEN = re.compile(r'<input type="hidden" name="(key|round|board|ns|ew|based_on)" value="([^"]*)">')
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -167,6 +181,7 @@ class Table(FastHttpUser):
         self.csrf = ""
         self.confirmed = 0
         PENDING.setdefault(self.table["ns"], deque())
+        gevent.sleep(random.uniform(*PACE))  # the first board is played before its result is entered
 
     def _headers(self, method: str, **more) -> tuple[str, dict]:
         url, host = routed(method, self.url)
@@ -244,12 +259,17 @@ class Viewer(FastHttpUser):
     wait_time = constant(POLL_SECONDS)
 
     def on_start(self):
+        # a moment within locust's spawn step (see the docstring)
+        gevent.sleep(random.random() * ARRIVAL_STEP)
         standings = next(_viewers) % 5 != 4
         self.kind = "standings" if standings else "boards"
-        page = SEED["page"] if standings else SEED["boards_page"]
+        self.page = SEED["page"] if standings else SEED["boards_page"]
         self.fragment = SEED[self.kind]
+        self.open_page()
+
+    def open_page(self):
         self.etag = ""
-        url, headers = routed("GET", page)
+        url, headers = routed("GET", self.page)
         with self.client.get(
             url, name=f"viewer page: {self.kind}", headers=headers, catch_response=True
         ) as response:
@@ -261,6 +281,9 @@ class Viewer(FastHttpUser):
 
     @task
     def poll(self):
+        if random.random() < POLL_SECONDS / RELOAD_SECONDS:  # reloaded, or another viewer in his place
+            self.open_page()
+            return
         url, headers = routed("GET", self.fragment)
         headers["X-Requested-With"] = "fetch"
         if self.etag:

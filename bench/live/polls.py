@@ -115,6 +115,11 @@ def main() -> None:
                         address = lookup.address(request.META)
                         if address is not None:
                             entry = lookup._from_cache(request.META, address)
+                            if isinstance(entry, tuple):  # (entry, render) since the background renderings
+                                entry, render = entry
+                                if render:  # this variant renders in the request, as it did before them
+                                    live.page_cache.unlock_poll(address)
+                                    entry = None
                             if isinstance(entry, dict):
                                 if live.matches(entry["etag"], request.META.get("HTTP_IF_NONE_MATCH", "")):
                                     response = HttpResponseNotModified()

@@ -9,12 +9,14 @@
 # reads it from deploy/nginx.conf), so the figures leave out the proxy's own hop (not measured).
 #
 #   bench/live/run.sh          full form: 100 tables + 1,000 viewers for 2 minutes; fails on any error, or when
-#                              the posted-result-visible p95 >= 1,000 ms or the viewers' poll p95 >= 200 ms
+#                              the posted-result-visible p95 >= 1,000 ms or the viewers' poll or page-load
+#                              p95 >= 200 ms
 #   bench/live/run.sh short    CI form: 20 tables + 100 viewers for 20 s; fails on any error (no latency bound)
 #
 # Besides locust's figures it samples the worker's lag (bench/live/lag.py: a new version until it is computed).
 # Overrides: LIVE_TABLES, LIVE_VIEWERS, LIVE_ROUNDS (of 2 boards; 16), LIVE_RUN_TIME, LIVE_SPAWN_RATE,
-# LIVE_PACE (seconds between a table's boards, "min,max"; 2,5), LIVE_VISIBLE_P95_MS, LIVE_POLL_P95_MS, and the
+# LIVE_PACE (seconds between a table's boards, "min,max"; 2,5), LIVE_RELOAD_SECONDS (how often a viewer opens the
+# page again, on average; 60), LIVE_VISIBLE_P95_MS, LIVE_POLL_P95_MS, LIVE_PAGE_P95_MS, and the
 # stack's (bench/load/stack.sh: LOAD_DB, LOAD_PORT, LOAD_WORKERS, LOAD_CELERY_WORKERS,
 # LOAD_CELERY_CONCURRENCY, LOAD_CACHE_DB / LOAD_BROKER_DB, LOAD_OUT, LOAD_DROP_DB=1 ...).
 # The table throttle is not lifted: gunicorn is told it stands behind one trusted proxy (TRUSTED_PROXY_COUNT=1,
@@ -30,11 +32,12 @@ MODE=${1:-full}
 if [ "$MODE" = short ]; then
   TABLES=${LIVE_TABLES:-20}; VIEWERS=${LIVE_VIEWERS:-100}; RUN_TIME=${LIVE_RUN_TIME:-20s}
   SPAWN_RATE=${LIVE_SPAWN_RATE:-60}; VISIBLE_P95_MS=${LIVE_VISIBLE_P95_MS:-}; POLL_P95_MS=${LIVE_POLL_P95_MS:-}
+  PAGE_P95_MS=${LIVE_PAGE_P95_MS:-}
   ROUNDS=${LIVE_ROUNDS:-6}
 else
   TABLES=${LIVE_TABLES:-100}; VIEWERS=${LIVE_VIEWERS:-1000}; RUN_TIME=${LIVE_RUN_TIME:-120s}
   SPAWN_RATE=${LIVE_SPAWN_RATE:-200}; VISIBLE_P95_MS=${LIVE_VISIBLE_P95_MS:-1000}
-  POLL_P95_MS=${LIVE_POLL_P95_MS:-200}; ROUNDS=${LIVE_ROUNDS:-16}
+  POLL_P95_MS=${LIVE_POLL_P95_MS:-200}; PAGE_P95_MS=${LIVE_PAGE_P95_MS:-200}; ROUNDS=${LIVE_ROUNDS:-16}
 fi
 source bench/load/stack.sh
 stack_init "live test" vp_live var/live
@@ -95,8 +98,8 @@ echo "CPU during the run: gunicorn web $(( $(cpu_seconds "$GUNICORN_PID") - CPU_
   "$LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 grep -h "CPU usage" "$OUT/locust.log" | head -2 || true
 # The recomputes of the confirmed results: the workers must finish every one of them, without an error.
-"$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" "$OUT/lag.json" "$OUT/seed.json" "$PORT" \
-  "$LIVE_PORT" <<'EOF'
+"$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" "$PAGE_P95_MS" "$OUT/lag.json" \
+  "$OUT/seed.json" "$PORT" "$LIVE_PORT" <<'EOF'
 import json
 import re
 import sys
@@ -109,10 +112,10 @@ django.setup()
 from bridge.services import SCOPE
 from results.models import RecomputeState
 
-path, locust_rc, visible_limit, poll_limit, lag_path, seed_path, port, live_port = (
+path, locust_rc, visible_limit, poll_limit, page_limit, lag_path, seed_path, port, live_port = (
     sys.argv[1],
     int(sys.argv[2]),
-    *sys.argv[3:9],
+    *sys.argv[3:10],
 )
 try:
     figures = json.load(open(path))
@@ -171,7 +174,12 @@ if lost:
     print(f"!! the live standings miss confirmed boards of pairs {', '.join(sorted(lost, key=int))}")
 ok = errors == 0 and not lost and not failed and not behind and locust_rc in (0, 1)
 ok = ok and figures["confirmed_boards"] > 0 and visible["requests"] > 0
-for limit, figure, what in ((visible_limit, visible["p95"], "visible"), (poll_limit, figures["viewer poll"]["p95"], "viewer poll")):
+limits = (
+    (visible_limit, visible["p95"], "visible"),
+    (poll_limit, figures["viewer poll"]["p95"], "viewer poll"),
+    (page_limit, figures["viewer page"]["p95"], "viewer page"),
+)
+for limit, figure, what in limits:
     if limit and figure >= float(limit):
         print(f"!! {what} p95 {figure} ms >= {limit} ms")
         ok = False

@@ -67,7 +67,18 @@ class Portal:
 
     def __init__(self):
         self.django = Counting(WSGIHandler())
-        self.fast = FastPolls(self.django)
+        # The renderings the fast path leaves for after its answer (LIVE_RENDER_IN_BACKGROUND), run when the
+        # test says (`render_later`), in the test's thread and transaction.
+        self.later = []
+        self.fast = FastPolls(self.django, later=self.later.append)
+
+    def render_later(self) -> int:
+        """Run the renderings queued by the answers so far; how many ran."""
+        jobs, self.later[:] = list(self.later), []
+        with _test_connection():
+            for job in jobs:
+                job()
+        return len(jobs)
 
     def environ(self, url, cookies=None, etag=None, **headers):
         if cookies:

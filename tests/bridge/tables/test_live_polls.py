@@ -64,17 +64,62 @@ def test_the_fast_path_answers_as_django_does_without_reaching_it(
 def test_the_tag_moves_with_a_result_and_stays_while_the_fragment_does_not_change(
     portal, session, codes, play, settings
 ):
-    settings.LIVE_RENDER_SECONDS = 0  # every poll after a recompute sees the new copy at once
+    settings.LIVE_RENDER_SECONDS = 0  # every poll after a recompute starts a new rendering
     standings, boards = urls(session)["standings"], urls(session)["boards"]
     play(codes[1])
     tags = {kind: portal.get(url)["ETag"] for kind, url in (("standings", standings), ("boards", boards))}
     play(codes[2])  # a result: the recompute bumps the event's generation
-    moved = portal.get(standings, etag=tags["standings"])
-    assert moved.code == 200 and moved["ETag"] != tags["standings"]
+    # The poll that finds the copy outdated is answered from it at once; the new copy is rendered after.
+    waited, asked = portal.answered_by_django(standings, etag=tags["standings"])
+    assert waited.code == 304 and not asked and len(portal.later) == 1
+    assert portal.render_later() == 1
+    moved, asked = portal.answered_by_django(standings, etag=tags["standings"])
+    assert moved.code == 200 and moved["ETag"] != tags["standings"] and not asked
+    assert moved.body == portal.plain(standings).body  # what Django shows now
     # No board is played at every table yet: the frequency sheets show nothing new, their tag stays.
     assert portal.get(boards, etag=tags["boards"]).code == 304
+    portal.render_later()
+    assert portal.get(boards, etag=tags["boards"]).code == 304
     again, asked = portal.answered_by_django(standings, etag=moved["ETag"])
-    assert again.code == 304 and not asked
+    assert again.code == 304 and not asked and not portal.later
+
+
+def test_rendered_in_the_request_when_the_setting_says_so(portal, session, codes, play, settings):
+    settings.LIVE_RENDER_SECONDS = 0
+    settings.LIVE_RENDER_IN_BACKGROUND = False
+    url = urls(session)["standings"]
+    tag = portal.get(url)["ETag"]
+    play(codes[1], 1)
+    moved, asked = portal.answered_by_django(url, etag=tag)
+    assert asked and moved.code == 200 and moved["ETag"] != tag and not portal.later
+
+
+def test_one_rendering_at_a_time_and_its_lock_let_go_after_it(portal, session, codes, play, settings):
+    settings.LIVE_RENDER_SECONDS = 0
+    url = urls(session)["standings"]
+    tag = portal.get(url)["ETag"]
+    play(codes[1], 1)
+    for _ in range(3):  # the polls while the new copy is being rendered: the copy of a moment ago
+        stale, asked = portal.answered_by_django(url, etag=tag)
+        assert stale.code == 304 and not asked
+    assert len(portal.later) == 1
+    portal.render_later()
+    play(codes[2])  # the next result: the lock is free again, the next poll renders
+    assert portal.get(url, etag=tag).code in (200, 304) and len(portal.later) == 1
+
+
+def test_a_rendering_that_fails_lets_go_of_its_lock(portal, session, codes, play, settings, caplog):
+    settings.LIVE_RENDER_SECONDS = 0
+    url = urls(session)["standings"]
+    tag = portal.get(url)["ETag"]
+    play(codes[1], 1)
+    portal.get(url, etag=tag)
+    with mock.patch.object(portal.django, "app", side_effect=RuntimeError("boom")):
+        assert portal.render_later() == 1
+    assert "rendering" in caplog.text and "boom" in caplog.text
+    assert portal.get(url, etag=tag).code == 304 and len(portal.later) == 1  # asked again
+    portal.render_later()
+    assert portal.get(url, etag=tag).code == 200
 
 
 def test_between_renderings_the_copy_of_a_moment_ago_is_served_unless_visibility_may_have_changed(
@@ -85,10 +130,12 @@ def test_between_renderings_the_copy_of_a_moment_ago_is_served_unless_visibility
     tag = portal.get(url)["ETag"]
     play(codes[1], 1)  # a recompute: what the page shows changed, not who may see it
     stale, asked = portal.answered_by_django(url, etag=tag)
-    assert stale.code == 304 and not asked  # rendered less than LIVE_RENDER_SECONDS ago
+    assert stale.code == 304 and not asked and not portal.later  # rendered less than LIVE_RENDER_SECONDS ago
     settings.LIVE_RENDER_SECONDS = 0
+    stale, asked = portal.answered_by_django(url, etag=tag)
+    assert stale.code == 304 and not asked and portal.render_later() == 1
     fresh, asked = portal.answered_by_django(url, etag=tag)
-    assert asked and fresh.code == 200 and fresh["ETag"] != tag
+    assert not asked and fresh.code == 200 and fresh["ETag"] != tag
     # A save that may change who sees the page bumps the visibility token: Django answers at once.
     settings.LIVE_RENDER_SECONDS = 60
     session.save()
@@ -247,13 +294,14 @@ def test_a_live_page_is_rendered_again_after_a_result_and_never_served_once_it_i
     url = reverse("bridge_session", args=[session.pk])
     before = portal.get(url)
     play(codes[1], 1)
+    waited, asked = portal.answered_by_django(url)  # the copy of a moment ago, with his own token
+    assert not asked and waited.code == 200 and tokens(waited)
+    assert page_cache.strip_csrf(waited.body) == page_cache.strip_csrf(before.body)
+    assert portal.render_later() == 1
     after, asked = portal.answered_by_django(url)
-    assert (
-        asked
-        and after.code == 200
-        and page_cache.strip_csrf(after.body) != page_cache.strip_csrf(before.body)
-    )
-    assert not portal.answered_by_django(url)[1]
+    assert not asked and after.code == 200 and tokens(after)
+    assert page_cache.strip_csrf(after.body) != page_cache.strip_csrf(before.body)
+    assert without_token(after) == without_token(portal.plain(url))
     settings.LIVE_RENDER_SECONDS = 60
     _status(session.event, Event.Status.DRAFT)
     for _ in range(2):

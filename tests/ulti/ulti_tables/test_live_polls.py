@@ -43,6 +43,8 @@ def test_a_confirmed_table_moves_the_tag(portal, rnd, codes, play, settings):
     tag = portal.get(url)["ETag"]
     assert portal.get(url, etag=tag).code == 304
     play(codes[1])
+    assert portal.get(url, etag=tag).code == 304  # the copy of a moment ago; the new one rendered after
+    assert portal.render_later() == 1
     moved = portal.get(url, etag=tag)
     assert moved.code == 200 and moved["ETag"] != tag
 
