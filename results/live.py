@@ -23,12 +23,13 @@ recompute changes what a page shows, never who may see it; anything that may bum
 Anything else goes to Django, whose answer (if the page cache says it is a fresh shared copy) is kept for
 the next polls.
 
-A copy outdated by a recompute is rendered again at most every `LIVE_RENDER_SECONDS`, by one request at a
-time (a lock in the cache), and not on that request's time: it is answered from the copy of a moment ago
-and the new copy is rendered after it, on a thread of the worker's own (`LIVE_RENDER_IN_BACKGROUND`, on by
-default), so that no viewer waits for a rendering while a copy he may see is at hand. On a live tournament
-day the standings change several times a second: otherwise one poll in ~25 and nearly every page load
-would wait for a render (34 ms of CPU in a quiet process, hundreds of ms on a busy one).
+A copy outdated by a recompute is rendered again at most every `LIVE_RENDER_SECONDS` (a live page itself:
+`LIVE_PAGE_RENDER_SECONDS`), by one request at a time (a lock in the cache), and not on that request's
+time: it is answered from the copy of a moment ago and the new copy is rendered after it, on a thread of the
+worker's own (`LIVE_RENDER_IN_BACKGROUND`, on by default), so that no viewer waits for a rendering while a
+copy he may see is at hand. On a live tournament day the standings change several times a second:
+otherwise one poll in ~25 and nearly every page load would wait for a render (30-60 ms of CPU in a quiet
+process, hundreds of ms on a busy one).
 
 It answers the anonymous loads of the live pages themselves (`live_pages`, page-cached views) the same way:
 their copy carries the visitor's CSRF token (the language switch form), so the stored answer keeps the page
@@ -60,6 +61,10 @@ POLL_SECONDS = 5
 # A live fragment is rendered again at most this often while its visibility has not changed: the polls in
 # between get the copy of a moment ago (a result shows within this plus the recompute's lag).
 RENDER_SECONDS = 0.25
+# A live page itself (a viewer's first load, a reload) less often: its script asks for the fragment within
+# POLL_SECONDS, which brings the standings of a moment ago; a page is rendered at ~2 to 4 times a fragment's
+# cost (the layout around the same standings).
+PAGE_RENDER_SECONDS = 2.0
 RENDER_LOCK_SECONDS = 5
 # What the view tells the WSGI layer (in request.META, the WSGI environ): the answer may be kept.
 SHARED = "results.live.shared"
@@ -327,8 +332,7 @@ class FastPolls:
             return entry, False
         if entry["visibility"] != visibility:
             return None, False  # who may see it may have changed: Django's permission check answers
-        seconds = float(getattr(settings, "LIVE_RENDER_SECONDS", RENDER_SECONDS))
-        if rendering or time.time() - entry["at"] < seconds:
+        if rendering or time.time() - entry["at"] < render_seconds(entry.get("page", False)):
             return entry, False
         # Unless another request has just started rendering it, this one does.
         return entry, page_cache.lock_poll(address, RENDER_LOCK_SECONDS)
@@ -384,7 +388,8 @@ class FastPolls:
             environ["HTTP_IF_NONE_MATCH"] = asked
         shared = environ.get(SHARED)
         served = environ.get(page_cache.SERVED)
-        if shared is None and served is not None and served["state"] != "stale" and self._is_page(environ):
+        page = shared is None and served is not None and served["state"] != "stale" and self._is_page(environ)
+        if page:
             shared = {**served, "etag": None}  # a live page: no ETag (its script polls the fragment)
         csrf = bool(shared and shared["csrf"])
         cookies = [v for k, v in headers if k.lower() == "set-cookie"]
@@ -402,6 +407,7 @@ class FastPolls:
                     "visibility": shared["visibility"],
                     "etag": shared["etag"],
                     "csrf": csrf,
+                    "page": page,
                     "headers": kept,
                     "body": page_cache.strip_csrf(body) if csrf else body,
                     "at": time.time(),
@@ -412,6 +418,13 @@ class FastPolls:
             return self._answer(environ, start_response, tag, headers, body)
         start_response(status, headers)
         return [body]
+
+
+def render_seconds(page: bool) -> float:
+    """How often an outdated copy is rendered again (LIVE_RENDER_SECONDS, LIVE_PAGE_RENDER_SECONDS)."""
+    if page:
+        return float(getattr(settings, "LIVE_PAGE_RENDER_SECONDS", PAGE_RENDER_SECONDS))
+    return float(getattr(settings, "LIVE_RENDER_SECONDS", RENDER_SECONDS))
 
 
 def _in_background() -> bool:

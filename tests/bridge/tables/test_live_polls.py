@@ -291,12 +291,18 @@ def test_a_live_page_is_rendered_again_after_a_result_and_never_served_once_it_i
     portal, session, codes, play, settings
 ):
     settings.LIVE_RENDER_SECONDS = 0
+    settings.LIVE_PAGE_RENDER_SECONDS = 60  # a page less often than its fragments
     url = reverse("bridge_session", args=[session.pk])
-    before = portal.get(url)
+    before, fragment = portal.get(url), urls(session)["standings"]
+    portal.get(fragment)
     play(codes[1], 1)
+    assert portal.get(fragment).code == 200 and portal.render_later() == 1  # the fragment at once
     waited, asked = portal.answered_by_django(url)  # the copy of a moment ago, with his own token
-    assert not asked and waited.code == 200 and tokens(waited)
+    assert not asked and waited.code == 200 and tokens(waited) and not portal.later
     assert page_cache.strip_csrf(waited.body) == page_cache.strip_csrf(before.body)
+    settings.LIVE_PAGE_RENDER_SECONDS = 0
+    waited, asked = portal.answered_by_django(url)
+    assert not asked and page_cache.strip_csrf(waited.body) == page_cache.strip_csrf(before.body)
     assert portal.render_later() == 1
     after, asked = portal.answered_by_django(url)
     assert not asked and after.code == 200 and tokens(after)
