@@ -266,6 +266,11 @@ class Viewer(FastHttpUser):
         self.page = SEED["page"] if standings else SEED["boards_page"]
         self.fragment = SEED[self.kind]
         self.open_page()
+        # live.js asks for the fragment POLL_SECONDS after the page's load, and browsers that opened the page at
+        # different moments poll at phases spread over the period: so the first poll comes a random part of
+        # the period after this load (otherwise the short form's 100 viewers, all arrived within 2 s, would
+        # leave 3 s of every 5 with no poll at all).
+        gevent.sleep(random.random() * POLL_SECONDS)
 
     def open_page(self):
         self.etag = ""
