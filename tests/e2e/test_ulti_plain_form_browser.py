@@ -292,7 +292,9 @@ def test_the_picker_asks_one_kontra_per_part_in_a_suited_game(phone, live_server
     # Deal 2: betli by seat 2, a kontra of seat 3 only: one per defender, and it binds only him.
     assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
     phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[1].click()
-    phone.find_element(By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Betli']").click()
+    phone.find_element(
+        By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Betli']"
+    ).click()
     _tap(phone, "#deal-picker details summary")
     assert "csak a kontrázóra érvényes" in phone.find_element(By.ID, "picker-kontra-rule").text
     chips = kontra_chips("betli")
