@@ -206,7 +206,8 @@ def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):
         for s in phone.find_elements(By.CSS_SELECTOR, "#deal-picker details select")
     ]
     assert "csendes száz" in labels and "csendes négy ász" in labels and "csendes ulti" not in labels
-    phone.find_element(By.XPATH, "//details//button[normalize-space()='2. nincs kontra']").click()
+    # A suited game: the ulti's one kontra, said by the first defender unless another is tapped.
+    _tap(phone, '#deal-picker .kontra-chip[data-slot="ulti"]')
     _tap(phone, "#picker-impdbl")
     _tap(phone, "#deal-save")
     assert _until(lambda: _rows(phone) == 1)
@@ -236,3 +237,79 @@ def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):
     fields = {"declarer": keys[1], "bid": "40-100", "rv_player": keys[1], "rv_when": "bidding:trump suit"}
     assert entry.record == deals.clean(deals.plain_record(fields), keys, 2)
     assert entry.forints == {keys[0]: 160, keys[1]: -320, keys[2]: 160}  # 40-100 doubled, 20 Ft a unit
+
+
+def test_the_picker_asks_one_kontra_per_part_in_a_suited_game(phone, live_server, played):  # noqa: F811
+    """A kontra in a suited game binds both defenders (I.3 (3)): the picker asks one kontra per part (its
+    level, then who said it), under the plain form's line, and the deal settles as the engine's; a no-trump
+    game keeps one kontra per defender and part. The page fits 390 px with the kontras open."""
+    from selenium.webdriver.common.by import By
+
+    from ulti.engine import table_entry as deals
+    from ulti.models import TableEntry
+    from ulti.services import table_entry
+
+    rnd, director = played
+    code = table_entry.create_codes(rnd, director)[0]
+    seats = table_entry.seats_of(code.table)
+    keys = [s.key for s in seats]
+    phone.get(live_server.url + reverse("ulti_table", args=[code.code]))
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
+
+    def kontra_chips(slot):
+        return phone.find_elements(By.CSS_SELECTOR, f'#deal-picker .kontra-chip[data-slot="{slot}"]')
+
+    # Deal 1: ulti by seat 1; a rekontra on the ulti, said by seat 3 (two taps, and one for who said it).
+    phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[0].click()
+    phone.find_element(By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Ulti']").click()
+    _tap(phone, "#deal-picker details summary")
+    assert "mindkét védőre érvényes" in phone.find_element(By.ID, "picker-kontra-rule").text
+    assert [len(kontra_chips(slot)) for slot in ("parti", "ulti")] == [1, 1]
+    assert kontra_chips("ulti")[0].text == "nincs kontra"
+    assert not phone.find_elements(By.CSS_SELECTOR, "#deal-picker .kontra-by-chip")  # nothing said yet
+    for _ in range(2):
+        _tap(phone, '#deal-picker .kontra-chip[data-slot="ulti"]')
+    assert kontra_chips("ulti")[0].text == "rekontra" and len(kontra_chips("ulti")) == 1
+    by = phone.find_elements(By.CSS_SELECTOR, '#deal-picker .kontra-by-chip[data-slot="ulti"]')
+    assert [b.get_attribute("aria-pressed") for b in by] == ["true", "false"]  # the first defender
+    assert [b.text for b in by] == [f"{s.position}. {s.name}" for s in seats[1:]]
+    by[1].click()
+    assert _fits(phone)
+    _shot(phone, "ulti-picker-suited-kontra.png")
+    if AXE.exists():  # the picker with a part's kontra and who said it open
+        phone.set_script_timeout(60)
+        phone.execute_script(AXE.read_text(encoding="utf-8"))
+        assert json.loads(phone.execute_async_script(RUN_AXE)) == []
+    _tap(phone, "#deal-save")
+    assert _until(lambda: _rows(phone) == 1)
+    entry = TableEntry.objects.get(number=1)
+    assert entry.record["kontra"] == {"ulti": {keys[2]: 2}}
+    fields = {"declarer": keys[0], "bid": "ulti", "k_ulti": f"{keys[2]}:2"}
+    assert entry.record == deals.clean(deals.plain_record(fields), keys, 1)
+    # Ulti 4 units rekontrád (x4) and the parti 1, from each defender, at 20 Ft: whoever said the rekontra.
+    assert entry.forints == {keys[0]: 680, keys[1]: -340, keys[2]: -340}
+
+    # Deal 2: betli by seat 2, a kontra of seat 3 only: one per defender, and it binds only him.
+    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
+    phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[1].click()
+    phone.find_element(
+        By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Betli']"
+    ).click()
+    _tap(phone, "#deal-picker details summary")
+    assert "csak a kontrázóra érvényes" in phone.find_element(By.ID, "picker-kontra-rule").text
+    chips = kontra_chips("betli")
+    assert [c.get_attribute("data-seat") for c in chips] == [keys[0], keys[2]]
+    assert [c.text for c in chips] == ["1. nincs kontra", "3. nincs kontra"]
+    chips[1].click()
+    assert [c.text for c in kontra_chips("betli")] == ["1. nincs kontra", "3. kontra"]
+    assert not phone.find_elements(By.CSS_SELECTOR, "#deal-picker .kontra-by-chip")
+    assert _fits(phone)
+    _shot(phone, "ulti-picker-betli-kontra.png")
+    _tap(phone, "#deal-save")
+    assert _until(lambda: _rows(phone) == 2)
+    entry = TableEntry.objects.get(number=2)
+    assert entry.record["kontra"] == {"betli": {keys[2]: 1}}
+    fields = {"declarer": keys[1], "bid": "betli", f"k_betli_{keys[2]}": "1"}
+    assert entry.record == deals.clean(deals.plain_record(fields), keys, 2)
+    # Betli 5 units: seat 1 pays it plain, seat 3 doubled, at 20 Ft.
+    assert entry.forints == {keys[0]: -100, keys[1]: 300, keys[2]: -200}

@@ -2,6 +2,7 @@
 the words of the picker, translated here so the script carries no text of its own."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..engine.sheet import BIDS, slots_of
 from ..engine.table_entry import (
@@ -30,6 +31,16 @@ SILENT_OPTIONS = {
     "ulti": ("declarer", "defenders", "declarer_failed", "defenders_failed"),
     "durchmars": ("declarer", "defenders"),
 }
+# The line over the kontras, by `kontra_binds_both` (I.3 (3)): the plain form and the picker say the same.
+KONTRA_RULES = {
+    True: gettext_lazy(
+        "Suited game: one defender's kontra counts for both defenders, so each part has one kontra. "
+        "Mark who said it."
+    ),
+    False: gettext_lazy(
+        "No-trump game: a kontra counts only for the defender who said it, and a rekontra only back to him."
+    ),
+}
 
 
 def bid_label(name: str) -> str:
@@ -39,12 +50,14 @@ def bid_label(name: str) -> str:
 
 
 def bid_choices(silent_games) -> list[dict]:
-    """Every bid with its parts and the silent games worth asking about beside it (as the plain form)."""
+    """Every bid with its parts, whether a kontra binds both defenders (one kontra per part) and the silent
+    games worth asking about beside it (as the plain form)."""
     return [
         {
             "name": name,
             "label": bid.hungarian,
             "slots": slots_of(name),
+            "kontra_binds_both": kontra_binds_both(name),
             "silent": silent_games_for(name, silent_games),
         }
         for name, bid in BIDS.items()
@@ -106,7 +119,8 @@ def sheet_data(state: TableState) -> dict:
             "silent_choices": {k: str(v) for k, v in SILENT_CHOICE_LABELS.items()},
             "silent_options": {k: list(v) for k, v in SILENT_OPTIONS.items()},
             "phases": {k: str(v) for k, v in PHASE_LABELS.items()},
-            "kontra": [_("no kontra"), _("kontra"), _("rekontra")],
+            "kontra": kontra_words(),
+            "kontra_rules": {"both": str(KONTRA_RULES[True]), "own": str(KONTRA_RULES[False])},
             "deal": _("Deal %(n)s"),
             "queued": _("waiting to be sent"),
             "offline": _("No network: the entry is kept on this phone and sent when the network is back."),
@@ -259,6 +273,7 @@ def plain_form(state: TableState, values: dict, number: int, silent_games, pick:
         bid_label=bid_label(bid),
         parts=parts,
         kontra_binds_both=both,
+        kontra_rule=KONTRA_RULES[both],
         can_be_impossible=any(len(p["outcomes"]) > 2 for p in parts),
         impdbl=values.get("impdbl") == "1",
         silent=silent,

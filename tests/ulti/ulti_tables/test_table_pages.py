@@ -80,6 +80,12 @@ def test_the_phone_page_needs_no_account(codes):
     assert [d["number"] for d in data["deals"]] == [1, 2] and data["required"] == 12
     assert {b["name"] for b in data["bids"]} >= set(data["quick"])
     assert "Passz" in [b["label"] for b in data["bids"]]
+    # The picker asks one kontra per part where a kontra binds both defenders (I.3 (3)): the page says where,
+    # from the engine's own rule, with the plain form's line.
+    both = {b["name"]: b["kontra_binds_both"] for b in data["bids"]}
+    assert both["ulti"] and both["durchmars"] and not both["betli"] and not both["no-trump durchmars"]
+    assert "mindkét védőre érvényes" in data["words"]["kontra_rules"]["both"]
+    assert "csak a kontrázóra érvényes" in data["words"]["kontra_rules"]["own"]
 
 
 def test_the_phone_posts_a_deal_and_meets_a_conflict(codes):

@@ -153,6 +153,17 @@
   }
   function slotsOf() { return deal.bid && bids[deal.bid] ? bids[deal.bid].slots : []; }
   function silentOf() { return deal.bid && bids[deal.bid] ? bids[deal.bid].silent : []; }
+  // The page says which bids are suited: there a kontra binds both defenders, one kontra per part.
+  function bothBound() { return !!(deal.bid && bids[deal.bid] && bids[deal.bid].kontra_binds_both); }
+  // A suited part's one kontra as the server keeps it: the highest level, from the first defender in seat
+  // order who reached it (a deal stored with two, or one said by the seat now tapped as declarer).
+  function partKontra(slot, defenders) {
+    var levels = deal.kontra[slot] || {};
+    var top = 0;
+    Object.keys(levels).forEach(function (k) { top = Math.max(top, levels[k] || 0); });
+    var by = defenders.filter(function (s) { return top && levels[s.key] === top; })[0] || defenders[0];
+    return {key: by ? by.key : "", level: top};
+  }
   function render() {
     if (!picker) return;
     var fmt = words.deal.replace("%(n)s", deal.number);
@@ -191,14 +202,44 @@
     if (Object.keys(deal.kontra).length || Object.keys(deal.silent).length || deal.revoke) details.open = true;
     details.appendChild(el("summary", {"class": "small"}, words.extras));
     var defenders = seats.filter(function (s) { return s.key !== deal.declarer; });
+    if (deal.declarer && slots.length) {
+      details.appendChild(el("p", {"class": "form-text mt-0 mb-1", id: "picker-kontra-rule"},
+                             bothBound() ? words.kontra_rules.both : words.kontra_rules.own));
+    }
     if (deal.declarer) slots.forEach(function (slot) {
-      details.appendChild(row(words.slots[slot], defenders.map(function (s) {
-        var level = (deal.kontra[slot] || {})[s.key] || 0;
-        return chip(s.position + ". " + words.kontra[level], level > 0, function () {
-          deal.kontra[slot] = deal.kontra[slot] || {};
-          deal.kontra[slot][s.key] = (level + 1) % 3;
+      var line;
+      if (bothBound()) {
+        // One kontra for the part (I.3 (3)): its level, then who said it (the first defender unless tapped).
+        var said = partKontra(slot, defenders);
+        var chips = [chip(words.kontra[said.level], said.level > 0, function () {
+          var level = (said.level + 1) % 3;
+          deal.kontra[slot] = {};
+          if (level) deal.kontra[slot][said.key] = level;
+        }, "kontra-chip")];
+        if (said.level) defenders.forEach(function (s) {
+          var by = chip(s.position + ". " + s.name, s.key === said.key, function () {
+            deal.kontra[slot] = {};
+            deal.kontra[slot][s.key] = said.level;
+          }, "kontra-by-chip");
+          by.dataset.slot = slot;
+          chips.push(by);
         });
-      })));
+        line = row(words.slots[slot], chips);
+      } else {
+        line = row(words.slots[slot], defenders.map(function (s) {
+          var level = (deal.kontra[slot] || {})[s.key] || 0;
+          var b = chip(s.position + ". " + words.kontra[level], level > 0, function () {
+            deal.kontra[slot] = deal.kontra[slot] || {};
+            deal.kontra[slot][s.key] = (level + 1) % 3;
+          }, "kontra-chip");
+          b.dataset.seat = s.key;
+          return b;
+        }));
+      }
+      line.classList.add("picker-kontra");
+      line.dataset.slot = slot;
+      line.querySelectorAll(".kontra-chip").forEach(function (b) { b.dataset.slot = slot; });
+      details.appendChild(line);
     });
     // Only the silent games the bid leaves open (none in a no-trump game, none it bids already).
     silentOf().forEach(function (game) {
@@ -254,8 +295,16 @@
     var results = {};
     slots.forEach(function (slot) { results[slot] = deal.results[slot] || "won"; });
     var kontra = {};
+    var defenders = seats.filter(function (s) { return s.key !== deal.declarer; });
     Object.keys(deal.kontra).forEach(function (slot) {
-      if (slots.indexOf(slot) >= 0) kontra[slot] = deal.kontra[slot];
+      if (slots.indexOf(slot) < 0) return;
+      if (bothBound()) {
+        var said = partKontra(slot, defenders);
+        if (said.level) { kontra[slot] = {}; kontra[slot][said.key] = said.level; }
+      } else {  // a kontra of the seat since tapped as declarer is not shown, so not sent
+        kontra[slot] = {};
+        defenders.forEach(function (s) { if (deal.kontra[slot][s.key]) kontra[slot][s.key] = deal.kontra[slot][s.key]; });
+      }
     });
     var silent = {};  // a silent game chosen beside an earlier bid and not offered beside this one: dropped
     silentOf().forEach(function (game) { if (deal.silent[game]) silent[game] = deal.silent[game]; });
