@@ -178,6 +178,19 @@ def test_the_plain_form_without_javascript_on_a_phone(phone, live_server, played
             assert json.loads(phone.execute_async_script(RUN_AXE)) == [], address
 
 
+def _open_picker(driver, server, round_and_director):
+    """The first table's phone page with its picker drawn: (the table's code, its seats)."""
+    from selenium.webdriver.common.by import By
+
+    from ulti.services import table_entry
+
+    rnd, director = round_and_director
+    code = table_entry.create_codes(rnd, director)[0]
+    driver.get(server.url + reverse("ulti_table", args=[code.code]))
+    assert _until(lambda: driver.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
+    return code, table_entry.seats_of(code.table)
+
+
 def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):  # noqa: F811
     """With JavaScript on, the picker sends an impossible ulti doubled in the first round and a revoke in
     the bidding, and stores the record the plain form makes of the same deal."""
@@ -186,14 +199,9 @@ def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):
 
     from ulti.engine import table_entry as deals
     from ulti.models import TableEntry
-    from ulti.services import table_entry
 
-    rnd, director = played
-    code = table_entry.create_codes(rnd, director)[0]
-    seats = table_entry.seats_of(code.table)
+    code, seats = _open_picker(phone, live_server, played)
     keys = [s.key for s in seats]
-    phone.get(live_server.url + reverse("ulti_table", args=[code.code]))
-    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
     # Deal 1: ulti by seat 1, the ulti impossible (two taps), a kontra by seat 2, doubled in the first round.
     phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[0].click()
     phone.find_element(By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Ulti']").click()
@@ -247,14 +255,9 @@ def test_the_picker_asks_one_kontra_per_part_in_a_suited_game(phone, live_server
 
     from ulti.engine import table_entry as deals
     from ulti.models import TableEntry
-    from ulti.services import table_entry
 
-    rnd, director = played
-    code = table_entry.create_codes(rnd, director)[0]
-    seats = table_entry.seats_of(code.table)
+    code, seats = _open_picker(phone, live_server, played)
     keys = [s.key for s in seats]
-    phone.get(live_server.url + reverse("ulti_table", args=[code.code]))
-    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
 
     def kontra_chips(slot):
         return phone.find_elements(By.CSS_SELECTOR, f'#deal-picker .kontra-chip[data-slot="{slot}"]')
