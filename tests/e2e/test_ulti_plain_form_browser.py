@@ -178,6 +178,17 @@ def test_the_plain_form_without_javascript_on_a_phone(phone, live_server, played
             assert json.loads(phone.execute_async_script(RUN_AXE)) == [], address
 
 
+def _declare(driver, seat: int, bid: str) -> None:
+    """On the picker's next deal: the declarer (the seat's index) and the bid (its chip's label)."""
+    from selenium.webdriver.common.by import By
+
+    assert _until(lambda: driver.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
+    driver.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[seat].click()
+    driver.find_element(
+        By.XPATH, f"//button[contains(@class,'bid-chip') and normalize-space()='{bid}']"
+    ).click()
+
+
 def _open_picker(driver, server, round_and_director):
     """The first table's phone page with its picker drawn: (the table's code, its seats)."""
     from selenium.webdriver.common.by import By
@@ -230,11 +241,7 @@ def test_the_picker_takes_what_the_plain_form_takes(phone, live_server, played):
     assert stored == deals.clean(deals.plain_record(fields), keys, 1)
     assert stored["impossible_doubled"] is True
     # Deal 2: 40-100 by seat 2, who revealed the trump suit in the bidding.
-    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
-    phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[1].click()
-    phone.find_element(
-        By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='40-100']"
-    ).click()
+    _declare(phone, 1, "40-100")
     _tap(phone, "#deal-picker details summary")
     Select(phone.find_element(By.CSS_SELECTOR, "#deal-picker details select:last-of-type")).select_by_value(
         f"{keys[1]}|bidding:trump suit"
@@ -293,11 +300,7 @@ def test_the_picker_asks_one_kontra_per_part_in_a_suited_game(phone, live_server
     assert entry.forints == {keys[0]: 680, keys[1]: -340, keys[2]: -340}
 
     # Deal 2: betli by seat 2, a kontra of seat 3 only: one per defender, and it binds only him.
-    assert _until(lambda: phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip"))
-    phone.find_elements(By.CSS_SELECTOR, "#deal-picker .seat-chip")[1].click()
-    phone.find_element(
-        By.XPATH, "//button[contains(@class,'bid-chip') and normalize-space()='Betli']"
-    ).click()
+    _declare(phone, 1, "Betli")
     _tap(phone, "#deal-picker details summary")
     assert "csak a kontrázóra érvényes" in phone.find_element(By.ID, "picker-kontra-rule").text
     chips = kontra_chips("betli")
