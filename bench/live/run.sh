@@ -13,7 +13,8 @@
 #                              p95 >= 200 ms
 #   bench/live/run.sh short    CI form: 20 tables + 100 viewers for 20 s; fails on any error (no latency bound)
 #
-# Besides locust's figures it samples the worker's lag (bench/live/lag.py: a new version until it is computed).
+# Besides locust's figures it samples the worker's lag (bench/live/lag.py: a new version until it is computed)
+# and times one more viewer outside locust's event loop (bench/live/probe.py; printed, not bounded).
 # Overrides: LIVE_TABLES, LIVE_VIEWERS, LIVE_ROUNDS (of 2 boards; 16), LIVE_RUN_TIME, LIVE_SPAWN_RATE,
 # LIVE_PACE (seconds between a table's boards, "min,max"; 2,5), LIVE_RELOAD_SECONDS (how often a viewer opens the
 # page again, on average; 60), LIVE_VISIBLE_P95_MS, LIVE_POLL_P95_MS, LIVE_PAGE_P95_MS, and the
@@ -83,6 +84,10 @@ case $RUN_TIME in *m) SAMPLE_SECONDS=$(( ${RUN_TIME%m} * 60 ));; *) SAMPLE_SECON
   "$SAMPLE_SECONDS" "$OUT/lag.json" &
 LAG_PID=$!
 PIDS+=("$LAG_PID")
+"$PY" bench/live/probe.py "$OUT/seed.json" "http://127.0.0.1:$LIVE_PORT" "127.0.0.1:$PORT" "$SAMPLE_SECONDS" \
+  "$OUT/probe.json" &
+PROBE_PID=$!
+PIDS+=("$PROBE_PID")
 set +e
 LIVE_POOLS="web=http://127.0.0.1:$PORT,live=http://127.0.0.1:$LIVE_PORT" \
   LIVE_SEED=$OUT/seed.json LIVE_SUMMARY=$OUT/summary.json LIVE_TABLES=$TABLES \
@@ -90,7 +95,7 @@ LIVE_POOLS="web=http://127.0.0.1:$PORT,live=http://127.0.0.1:$LIVE_PORT" \
   --users $((TABLES + VIEWERS)) --spawn-rate "$SPAWN_RATE" --run-time "$RUN_TIME" --stop-timeout 10 \
   --csv "$OUT/locust" --only-summary --loglevel WARNING >"$OUT/locust.log" 2>&1
 LOCUST_RC=$?
-wait "$LAG_PID"
+wait "$LAG_PID" "$PROBE_PID"
 set -e
 echo "CPU during the run: gunicorn web $(( $(cpu_seconds "$GUNICORN_PID") - CPU_BEFORE )) s," \
   "live $(( $(cpu_seconds "$LIVE_GUNICORN_PID") - LIVE_CPU_BEFORE )) s, Celery" \
@@ -99,7 +104,7 @@ echo "CPU during the run: gunicorn web $(( $(cpu_seconds "$GUNICORN_PID") - CPU_
 grep -h "CPU usage" "$OUT/locust.log" | head -2 || true
 # The recomputes of the confirmed results: the workers must finish every one of them, without an error.
 "$PY" - "$OUT/summary.json" "$LOCUST_RC" "$VISIBLE_P95_MS" "$POLL_P95_MS" "$PAGE_P95_MS" "$OUT/lag.json" \
-  "$OUT/seed.json" "$PORT" "$LIVE_PORT" <<'EOF'
+  "$OUT/seed.json" "$PORT" "$LIVE_PORT" "$OUT/probe.json" <<'EOF'
 import json
 import re
 import sys
@@ -112,10 +117,10 @@ django.setup()
 from bridge.services import SCOPE
 from results.models import RecomputeState
 
-path, locust_rc, visible_limit, poll_limit, page_limit, lag_path, seed_path, port, live_port = (
+path, locust_rc, visible_limit, poll_limit, page_limit, lag_path, seed_path, port, live_port, probe_path = (
     sys.argv[1],
     int(sys.argv[2]),
-    *sys.argv[3:10],
+    *sys.argv[3:11],
 )
 try:
     figures = json.load(open(path))
@@ -144,6 +149,17 @@ if lag:
         f" p95 {w['p95']} ms, max {w['max']} ms; {lag['versions_per_recompute']} versions per recompute"
     )
     figures["worker_lag"] = lag
+try:
+    probe = json.load(open(probe_path))
+except (FileNotFoundError, ValueError):
+    probe = None
+if probe:  # bench/live/probe.py: one more viewer, timed outside locust's event loop
+    p, q = probe["poll"], probe["page"]
+    print(
+        f"probe (one client beside locust): polls {p['requests']} p50 {p['p50']} / p95 {p['p95']} ms,"
+        f" page loads {q['requests']} p50 {q['p50']} / p95 {q['p95']} ms, {p['errors'] + q['errors']} errors"
+    )
+    figures["probe"] = probe
 for example in figures["error_examples"]:
     print("  error:", example)
 for _ in range(60):  # the workers finish the recomputes of the last confirmations
