@@ -171,11 +171,11 @@ def service_overhead(pairs: int):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from bridge.services import compute, uploads
+    from bridge.services import compute, upload_readers, uploads
     from results.models import VersionedUpload
 
     event, session, text, user = portal_session(pairs, f"Bench {pairs} in-process")
-    uploads.upload(session, uploads.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
+    uploads.upload(session, upload_readers.parse_pbn(text), source=VersionedUpload.Source.PBN, user=user)
     compute.recompute_event(event.pk, force=True)  # warm: the first run pays for imports and plans
     spent = {"engine": 0.0}
     original = compute.event.score_session
@@ -284,7 +284,7 @@ def upload_profile(event, session, user, show=False):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from bridge.services import uploads, versions
+    from bridge.services import upload_readers, uploads, versions
     from demo import bridge_sample as sample
 
     text = sample.pbn_text(session, sample.play(session, random.Random(7)))
@@ -293,16 +293,16 @@ def upload_profile(event, session, user, show=False):
     def traveller():
         rows = [r for r in versions.rows_of(versions.latest_version(session)) if r["board"] == 1]
         lines = [{"ns": labels[r["ns_id"]], "ew": labels[r["ew_id"]], "score": str(r["score"])} for r in rows]
-        return dict(kind=uploads.FORM, board=1, lines=lines)
+        return dict(kind=upload_readers.FORM, board=1, lines=lines)
 
     out = {}
     parse = []
     for _ in range(UPLOAD_RUNS):  # the file read alone (PBN reader, the rows as upload rows), in CPU time
         start = time.process_time()
-        uploads.parse_pbn(text)
+        upload_readers.parse_pbn(text)
         parse.append(time.process_time() - start)
     out["PBN parse alone, CPU"] = (statistics.median(parse), 0, 0)
-    for name, make in (("traveller", traveller), ("PBN", lambda: dict(kind=uploads.PBN, text=text))):
+    for name, make in (("traveller", traveller), ("PBN", lambda: dict(kind=upload_readers.PBN, text=text))):
         times, cpu = [], []
         for _ in range(UPLOAD_RUNS):
             kwargs = make()
@@ -324,7 +324,7 @@ def upload_profile(event, session, user, show=False):
 
 
 def celery_latency(uploads_count: int):
-    from bridge.services import SCOPE, uploads
+    from bridge.services import SCOPE, upload_readers, uploads
     from demo import bridge_sample as sample
     from results.models import VersionedUpload
     from results.services import state_of
@@ -370,7 +370,10 @@ def celery_latency(uploads_count: int):
         for attempt in range(uploads_count + 1):
             start = time.perf_counter()
             uploads.upload(
-                session, uploads.parse_pbn(texts[attempt]), source=VersionedUpload.Source.PBN, user=user
+                session,
+                upload_readers.parse_pbn(texts[attempt]),
+                source=VersionedUpload.Source.PBN,
+                user=user,
             )
             written = time.perf_counter()
             deadline = start + 120

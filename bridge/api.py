@@ -28,7 +28,7 @@ from .models import (
     SessionPair,
     SessionStanding,
 )
-from .services import corrections, decisions, pages, setup, uploads, versions
+from .services import corrections, decisions, pages, setup, upload_readers, uploads, versions
 from .services.pages import processing
 
 MANAGE, VIEW = "bridge.manage_results", "bridge.view_results"
@@ -282,7 +282,7 @@ class PairSessionViewSet(viewsets.ReadOnlyModelViewSet):
         data = BridgeUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         file = data.validated_data["file"]
-        kind = data.validated_data.get("file_format") or uploads.file_kind(file.name)
+        kind = data.validated_data.get("file_format") or upload_readers.file_kind(file.name)
         try:
             version = uploads.submit(
                 session,

@@ -15,7 +15,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from bridge.models import SessionPair, SessionStart
-from bridge.services import adjustments, compute, corrections, dealing, handrecords, setup, uploads, versions
+from bridge.services import (
+    adjustments,
+    compute,
+    corrections,
+    dealing,
+    handrecords,
+    setup,
+    upload_readers,
+    uploads,
+    versions,
+)
 from demo import bridge_sample as sample
 from federation.models import Club, Federation, Membership, Person, Role
 from results.models import VersionedUpload
@@ -129,7 +139,7 @@ def _results(session, director):
     text = sample.csv_text(session, rows)
     uploads.upload(
         session,
-        uploads.parse_csv(text),
+        upload_readers.parse_csv(text),
         source=VersionedUpload.Source.CSV,
         user=director,
         note="Eredmények a pontozóprogramból",

@@ -11,7 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from bridge.services.uploads import file_kind
+from bridge.services.upload_readers import file_kind
 from config.query import api_int, column_range, id_or_none
 from federation.access import deny, object_or_deny
 from federation.api_permissions import RulesPermission

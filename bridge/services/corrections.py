@@ -17,7 +17,7 @@ from results.models import VersionedUpload
 
 from ..models import CorrectionRequest, PairSession, SessionPair
 from . import versions
-from .uploads import explain
+from .upload_errors import explain
 
 AFTER_PUBLICATION = datetime.timedelta(minutes=30)
 BEFORE_NEXT_SESSION = datetime.timedelta(minutes=15)

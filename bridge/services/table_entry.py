@@ -29,7 +29,8 @@ from tournaments.engine import table_codes
 from tournaments.services import director_alerts
 
 from ..models import PairSession, RoundCall, RoundClock, SessionPair, TableCode, TableEntry
-from . import decisions, uploads, versions
+from . import decisions, upload_readers, uploads, versions
+from .upload_errors import explain
 
 Kind = TableEntry.Kind
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -365,7 +366,7 @@ def _checked(code, now, board, contract, declarer, lead, result) -> dict:
             board, ns, ew, contract, declarer, str(lead or ""), result, ""
         )
     except Problem as problem:
-        raise EntryRefused(uploads.explain(problem))
+        raise EntryRefused(explain(problem))
     return {"contract": contract, "declarer": declarer, "lead": lead, "tricks": tricks, "score": score}
 
 
@@ -390,7 +391,12 @@ def _write_version(code: TableCode, now: TableRound, entry: TableEntry):
     try:
         with transaction.atomic():
             version = uploads.submit(
-                code.session, uploads.TABLE, user=code.created_by, board=entry.board, lines=[line], note=note
+                code.session,
+                upload_readers.TABLE,
+                user=code.created_by,
+                board=entry.board,
+                lines=[line],
+                note=note,
             )
     except decisions.DecisionsPending:
         return None, _("A decision in force on this board needs the director's word.")

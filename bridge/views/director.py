@@ -30,6 +30,7 @@ from ..services import (
     roster,
     seating,
     setup,
+    upload_readers,
     uploads,
     versions,
 )
@@ -163,7 +164,7 @@ def traveller(request, pk, board):
         note = note_form.cleaned_data["note"] or _("traveller of board %(board)s") % {"board": board}
         try:
             version = uploads.submit(
-                session, uploads.FORM, user=request.user, board=board, lines=lines, note=note
+                session, upload_readers.FORM, user=request.user, board=board, lines=lines, note=note
             )
         except decisions.DecisionsPending as pending:
             return decision_views.stash(request, session, pending)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from bridge.services.uploads import file_kind
+from bridge.services.upload_readers import file_kind
 from results import decision_views
 from results.upload_decisions import DecisionsPending
 from results.upload_input import UploadInputError

@@ -180,7 +180,7 @@ def scored_bridge_event(mbsz, make_user, django_capture_on_commit_callbacks):
     ``scored_bridge_event(title, seed)`` -> (event, session, director)."""
     import random
 
-    from bridge.services import setup, uploads
+    from bridge.services import setup, upload_readers, uploads
     from demo import bridge_sample as sample
 
     def make(title, seed):
@@ -201,7 +201,7 @@ def scored_bridge_event(mbsz, make_user, django_capture_on_commit_callbacks):
         rows = sample.play(session, random.Random(seed))
         with django_capture_on_commit_callbacks(execute=True):
             uploads.upload(
-                session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
+                session, upload_readers.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
             )
         with django_capture_on_commit_callbacks(execute=True):
             setup.publish(session, director)

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from bridge.engine.scoring.adjusted import Penalty
 from bridge.models import BoardScore, ResultVersion, SessionPair, SessionStanding
-from bridge.services import ranking_source, setup, uploads, versions
+from bridge.services import ranking_source, setup, upload_readers, uploads, versions
 from bridge.services.adjustments import RulingError, apply_ruling
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
@@ -38,7 +38,7 @@ def session(event, director):
     rows = sample.play(session, random.Random(8))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )
@@ -105,7 +105,7 @@ def test_an_artificial_score_for_a_board_not_played(event, session, director):
         for r in versions.rows_of(versions.latest_version(session))
         if r["board"] == 1 and r["ns_id"] != row.ns_id
     ]
-    uploads.upload(session, uploads.parse_traveller(1, lines), source="form", user=director)
+    uploads.upload(session, upload_readers.parse_traveller(1, lines), source="form", user=director)
     apply_ruling(
         session,
         1,

@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 from freezegun import freeze_time
 
 from bridge.models import BoardResult, BoardScore, CorrectionRequest, ResultVersion, SessionPair
-from bridge.services import corrections, setup, uploads, versions
+from bridge.services import corrections, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Notification, Role
@@ -51,7 +51,7 @@ def _session(event, director, number):
     rows = sample.play(session, random.Random(number))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

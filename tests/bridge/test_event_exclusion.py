@@ -6,7 +6,7 @@ import random
 import pytest
 
 from bridge.models import BoardScore, EventStanding, Exclusion, ResultVersion, SessionPair, SessionStanding
-from bridge.services import decisions, roster, setup, uploads, versions
+from bridge.services import decisions, roster, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -35,7 +35,9 @@ def session(event):
 
 def _upload(session, director, seed=11):
     rows = sample.play(session, random.Random(seed))
-    uploads.upload(session, uploads.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director)
+    uploads.upload(
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director
+    )
     return rows
 
 

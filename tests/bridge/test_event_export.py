@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from bridge.engine.pbn.reader import read_games, read_session
 from bridge.models import BoardScore, SessionPair, SessionStanding
-from bridge.services import adjustments, exports, roster, setup, uploads, versions
+from bridge.services import adjustments, exports, roster, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -59,7 +59,7 @@ def scored(event, session, director):
     ]
     assert any(r["lead"] for r in rows)
     uploads.upload(
-        session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
     )
     roster.record_withdrawal(session, SessionPair.objects.get(pk=seat).pair, director)
     played = next(r for r in rows if r["board"] == 3 and seat not in (r["ns_id"], r["ew_id"]))
@@ -117,7 +117,9 @@ def test_the_export_carries_leads_penalties_and_rows_against_an_absent_pair(sess
 def test_the_export_uploads_back_to_the_same_standings(event, session, scored, director):
     before = standings(session)
     text = exports.pbn_text(session)
-    uploads.upload(session, uploads.parse_pbn(text), source=Source.PBN, user=director, note="round trip")
+    uploads.upload(
+        session, upload_readers.parse_pbn(text), source=Source.PBN, user=director, note="round trip"
+    )
     recompute_event(event.pk)
     assert standings(session) == before
     assert exports.session_record(session).boards[0].absent == read_session(text).boards[0].absent
@@ -136,7 +138,7 @@ def deleted(event, session, director):
         if not (r["board"] in gone and seat in (r["ns_id"], r["ew_id"]))
     ]
     uploads.upload(
-        session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
     )
     roster.record_withdrawal(session, SessionPair.objects.get(pk=seat).pair, director)
     recompute_event(event.pk)
@@ -161,7 +163,9 @@ def test_a_withdrawal_whose_results_are_deleted_uploads_back_to_the_same_standin
     label = exports.pair_labels(session)[deleted]
     assert all(label not in (r.ns, r.ew) for b in read_session(text).boards for r in b.results)
     previous = versions.latest_version(session)
-    uploads.upload(session, uploads.parse_pbn(text), source=Source.PBN, user=director, note="round trip")
+    uploads.upload(
+        session, upload_readers.parse_pbn(text), source=Source.PBN, user=director, note="round trip"
+    )
     recompute_event(event.pk)
 
     # The file has no row of the withdrawn pair: its deleted results are kept from the previous version, so

@@ -16,7 +16,7 @@ from bridge.models import (
     SessionPair,
     SessionStanding,
 )
-from bridge.services import compute, roster, setup, uploads, versions
+from bridge.services import compute, roster, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_boards, recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -43,7 +43,7 @@ def session(event, director):
     )
     rows = sample.play(session, random.Random(5))
     uploads.upload(
-        session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
+        session, upload_readers.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
     )
     recompute_event(event.pk)
     compute.boards._LIVE.clear()  # every test starts with a worker that has not scored the session
@@ -109,7 +109,7 @@ def traveller(session, board, change):
         line = change({"ns": labels[row["ns_id"]], "ew": labels[row["ew_id"]], "score": str(row["score"])})
         if line is not None:
             lines.append(line)
-    return uploads.parse_traveller(board, lines)
+    return upload_readers.parse_traveller(board, lines)
 
 
 def post(session, director, board, change):
@@ -252,7 +252,7 @@ def test_a_traveller_upload_requests_the_partial_recompute_of_its_board(
     ]
     lines[0]["score"] = str(int(lines[0]["score"]) + 20)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        uploads.submit(session, uploads.FORM, user=director, board=4, lines=lines)
+        uploads.submit(session, upload_readers.FORM, user=director, board=4, lines=lines)
     assert published(callbacks) == [("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, [4]))]
     # run eagerly on commit (no broker in the tests): the board rescored alone, the full recompute's rows
     assert set(
@@ -278,7 +278,7 @@ def test_a_whole_file_again_with_one_result_changed_requests_the_partial_recompu
         changed[name] = other[name]
     text = sample.pbn_text(session, rows)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        uploads.submit(session, uploads.PBN, user=director, text=text)
+        uploads.submit(session, upload_readers.PBN, user=director, text=text)
     assert published(callbacks)[0] == ("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, [6]))
     assert set(
         BoardScore.objects.filter(session=session).exclude(board=6).values_list("version", flat=True)
@@ -290,7 +290,7 @@ def test_a_whole_file_again_with_one_result_changed_requests_the_partial_recompu
 
     # The same file once more: no board changed, the standings are written again from the same scores.
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        uploads.submit(session, uploads.PBN, user=director, text=text)
+        uploads.submit(session, upload_readers.PBN, user=director, text=text)
     assert published(callbacks)[0] == ("bridge.tasks.recompute_pair_boards", (event.pk, session.pk, []))
     assert_stamps_truthful(session)
     # nothing differs: no standings row was rewritten (each keeps the version it was computed from)
@@ -314,7 +314,7 @@ def test_a_whole_file_with_new_deals_requests_the_full_recompute(
     rows = versions.rows_of(versions.latest_version(session))
     deals = {1: "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"}
     with django_capture_on_commit_callbacks() as callbacks:
-        uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows, deals))
+        uploads.submit(session, upload_readers.PBN, user=director, text=sample.pbn_text(session, rows, deals))
     assert published(callbacks) == [("bridge.tasks.recompute_pair_results", (event.pk,))]
 
 

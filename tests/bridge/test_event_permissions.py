@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bridge.models import CorrectionRequest, Exclusion, ResultVersion, SessionPair
-from bridge.services import corrections, setup, uploads
+from bridge.services import corrections, setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -30,7 +30,7 @@ def world(mbsz, mausz, bridge_club, make_user):
     rows = sample.play(session, random.Random(9))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from bridge.engine.pbn.reader import read_session
 from bridge.models import BoardResult, BoardScore, EventStanding, ResultVersion, SessionStanding
-from bridge.services import SCOPE, exports, setup, uploads, versions
+from bridge.services import SCOPE, exports, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -41,7 +41,7 @@ def session(event):
 def uploaded(session, director):
     rows = sample.play(session, random.Random(3))
     uploads.upload(
-        session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
+        session, upload_readers.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
     )
     return rows
 
@@ -81,7 +81,7 @@ def test_versions_are_append_only(session, uploaded, director):
         first.delete()
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, uploaded[:-1])),
+        upload_readers.parse_csv(sample.csv_text(session, uploaded[:-1])),
         source=Source.CSV,
         user=director,
         note="again",
@@ -124,7 +124,10 @@ def test_processing_is_shown_until_the_task_has_run(
     rows = sample.play(session, random.Random(5))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         uploads.upload(
-            session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+            session,
+            upload_readers.parse_csv(sample.csv_text(session, rows)),
+            source=Source.CSV,
+            user=director,
         )
     client.force_login(director)
     page = client.get(reverse("bridge_session", args=[session.pk])).content.decode()
@@ -142,7 +145,10 @@ def test_the_task_runs_after_commit_through_celery(
     rows = sample.play(session, random.Random(5))
     with django_capture_on_commit_callbacks(execute=True):
         uploads.upload(
-            session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+            session,
+            upload_readers.parse_csv(sample.csv_text(session, rows)),
+            source=Source.CSV,
+            user=director,
         )
     assert not state_of(event.pk, SCOPE).processing
     assert SessionStanding.objects.filter(session=session).count() == 14
@@ -159,7 +165,9 @@ def test_pbn_export_reads_back_identically_and_uploads_to_the_same_standings(
     )
     text = exports.pbn_text(session)
     assert read_session(text) == exports.session_record(session)
-    uploads.upload(session, uploads.parse_pbn(text), source=Source.PBN, user=director, note="round trip")
+    uploads.upload(
+        session, upload_readers.parse_pbn(text), source=Source.PBN, user=director, note="round trip"
+    )
     recompute_event(event.pk)
     after = sorted(
         SessionStanding.objects.filter(session=session).values_list("pair_id", "total", "percentage", "place")
@@ -177,7 +185,7 @@ def test_an_upload_without_seating_defines_the_movement(event, director):
         "board;ns;ew;contract;declarer;lead;result;score\n"
         "1;1;2;3NT;N;SA;9;\n1;3;4;4S;S;;10;\n2;2;3;2H;E;;8;\n2;4;1;;;;;-110\n"
     )
-    uploads.upload(howell, uploads.parse_csv(text), source=Source.CSV, user=director)
+    uploads.upload(howell, upload_readers.parse_csv(text), source=Source.CSV, user=director)
     recompute_event(event.pk)
     standings = SessionStanding.objects.filter(session=howell)
     assert standings.count() == 4 and set(standings.values_list("field", flat=True)) == {""}
@@ -193,7 +201,7 @@ def test_a_howell_session_is_ranked_together_and_has_guide_cards(client, mbsz, m
     )
     rows = sample.play(session, random.Random(1))
     uploads.upload(
-        session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
     )
     recompute_event(event.pk)
     assert set(SessionStanding.objects.filter(session=session).values_list("field", flat=True)) == {""}
@@ -213,7 +221,10 @@ def test_hand_records_are_computed_once_by_the_task_and_stored(event, session, d
         2: "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765",
     }
     uploads.upload(
-        session, uploads.parse_pbn(sample.pbn_text(session, rows, deals)), source=Source.PBN, user=director
+        session,
+        upload_readers.parse_pbn(sample.pbn_text(session, rows, deals)),
+        source=Source.PBN,
+        user=director,
     )
     assert handrecords.compute(session.pk) == 2
     assert handrecords.compute(session.pk) == 0  # nothing new to analyse

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from bridge.models import BoardScore, EventStanding, SessionPair, SessionStanding
-from bridge.services import roster, setup, uploads
+from bridge.services import roster, setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from bridge.services.roster import PlayerRight, SessionPlay, player_rights, sessions_that_stand
 from demo import bridge_sample as sample
@@ -98,7 +98,9 @@ def test_a_pair_leaving_before_half_its_boards_is_deleted_and_its_missing_oppone
     event, session, director
 ):
     rows, seat, plan = play_until(session, 1, 3)  # 6 of 14 boards
-    uploads.upload(session, uploads.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director)
+    uploads.upload(
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director
+    )
     pair = SessionPair.objects.get(pk=seat).pair
     roster.record_withdrawal(session, pair, director, "rosszul lett")
     recompute_event(event.pk)
@@ -115,7 +117,9 @@ def test_a_pair_leaving_before_half_its_boards_is_deleted_and_its_missing_oppone
 @pytest.mark.django_db
 def test_a_pair_leaving_after_half_its_boards_keeps_its_results(event, session, director):
     rows, seat, plan = play_until(session, 1, 4)  # 8 of 14 boards
-    uploads.upload(session, uploads.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director)
+    uploads.upload(
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director
+    )
     pair = SessionPair.objects.get(pk=seat).pair
     roster.record_withdrawal(session, pair, director)
     recompute_event(event.pk)
@@ -129,7 +133,9 @@ def test_a_pair_leaving_after_half_its_boards_keeps_its_results(event, session, 
 @pytest.mark.django_db
 def test_substitutes_rights_in_the_event_standings(event, session, director, make_person):
     rows = sample.play(session, random.Random(4))
-    uploads.upload(session, uploads.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director)
+    uploads.upload(
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=CSV, user=director
+    )
     seat = SessionPair.objects.get(section__session=session, number=2)
     played = sorted({r["board"] for r in rows if seat.pk in (r["ns_id"], r["ew_id"])})
     substitute = make_person()
@@ -170,9 +176,9 @@ def test_multi_session_one_full_session_keeps_it_and_drops_the_unfinished_one(mb
     first = setup.create_session(event, movement="mitchell", pairs=pairs, announced=announced[0])
     second = setup.create_session(event, movement="mitchell", pairs=pairs, announced=announced[1])
     rows = sample.play(first, random.Random(1))
-    uploads.upload(first, uploads.parse_csv(sample.csv_text(first, rows)), source=CSV, user=director)
+    uploads.upload(first, upload_readers.parse_csv(sample.csv_text(first, rows)), source=CSV, user=director)
     rows, seat, plan = play_until(second, 1, 1)  # one round of five in the second session: under half
-    uploads.upload(second, uploads.parse_csv(sample.csv_text(second, rows)), source=CSV, user=director)
+    uploads.upload(second, upload_readers.parse_csv(sample.csv_text(second, rows)), source=CSV, user=director)
     pair = SessionPair.objects.get(pk=seat).pair
     roster.record_withdrawal(second, pair, director)
     recompute_event(event.pk)

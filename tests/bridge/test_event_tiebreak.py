@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import EventStanding, PairEvent, SessionStanding
-from bridge.services import setup, uploads
+from bridge.services import setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -46,7 +46,7 @@ def director(make_user, event):
 @pytest.fixture
 def session(event, director):
     howell = setup.create_session(event, movement="uploaded", announced=event.sessions.first())
-    uploads.upload(howell, uploads.parse_csv(CSV), source=VersionedUpload.Source.CSV, user=director)
+    uploads.upload(howell, upload_readers.parse_csv(CSV), source=VersionedUpload.Source.CSV, user=director)
     return howell
 
 

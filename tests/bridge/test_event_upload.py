@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone, translation
 
 from bridge.models import BoardResult, ResultVersion, SessionStanding
-from bridge.services import setup, uploads
+from bridge.services import setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -82,14 +82,14 @@ def traveller_lines(session, rows, board):
 @pytest.mark.django_db
 def test_pbn_csv_and_traveller_give_the_same_standings(session, rows, director):
     uploads.upload(
-        session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
+        session, upload_readers.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
     )
     recompute_event(session.event_id)
     from_pbn = standings(session)
     assert len(from_pbn) == 12 and {f for _n, f, *_ in from_pbn} == {"NS", "EW"}
 
     uploads.upload(
-        session, uploads.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=Source.CSV, user=director
     )
     recompute_event(session.event_id)
     assert standings(session) == from_pbn
@@ -103,7 +103,7 @@ def test_pbn_csv_and_traveller_give_the_same_standings(session, rows, director):
         for r in rows
     ]
     for board in sorted({r["board"] for r in rows}):
-        parsed = uploads.parse_traveller(board, traveller_lines(other, other_rows, board))
+        parsed = upload_readers.parse_traveller(board, traveller_lines(other, other_rows, board))
         uploads.upload(other, parsed, source=Source.FORM, user=director)
     recompute_event(session.event_id)
     assert standings(other) == from_pbn
@@ -127,10 +127,10 @@ def _twin(session, other, seat_id):
 )
 def test_a_malformed_pbn_changes_nothing_and_names_the_line(session, rows, director, mutate, where):
     good = sample.pbn_text(session, rows)
-    uploads.upload(session, uploads.parse_pbn(good), source=Source.PBN, user=director)
+    uploads.upload(session, upload_readers.parse_pbn(good), source=Source.PBN, user=director)
     before = counts()
     with pytest.raises(uploads.UploadError) as refused:
-        uploads.upload(session, uploads.parse_pbn(mutate(good)), source=Source.PBN, user=director)
+        uploads.upload(session, upload_readers.parse_pbn(mutate(good)), source=Source.PBN, user=director)
     assert refused.value.messages[0].startswith(where)
     assert counts() == before
 
@@ -142,7 +142,7 @@ def test_a_malformed_csv_names_line_and_board(session, rows, director):
     text[5] = ";".join([board, ns, ew, "", "", "", "", "431"])
     before = counts()
     with pytest.raises(uploads.UploadError) as refused:
-        uploads.upload(session, uploads.parse_csv("\n".join(text)), source=Source.CSV, user=director)
+        uploads.upload(session, upload_readers.parse_csv("\n".join(text)), source=Source.CSV, user=director)
     message = refused.value.messages[0]
     assert message.startswith(f"line 6: board {board}:") and "431" in message
     assert counts() == before
@@ -156,7 +156,7 @@ def test_an_unseated_pair_or_a_pair_twice_refuses_the_whole_file(session, rows, 
     text[1] = ";".join(fields)
     before = counts()
     with pytest.raises(uploads.UploadError) as refused:
-        uploads.upload(session, uploads.parse_csv("\n".join(text)), source=Source.CSV, user=director)
+        uploads.upload(session, upload_readers.parse_csv("\n".join(text)), source=Source.CSV, user=director)
     assert "line 2" in refused.value.messages[0] and "77" in refused.value.messages[0]
     assert counts() == before
 
@@ -166,7 +166,7 @@ def test_the_traveller_refuses_an_impossible_score_naming_board_and_table(sessio
     lines = traveller_lines(session, rows, 1)
     lines[1].update(contract="", declarer="", result="", score="431")
     with pytest.raises(uploads.UploadError) as refused:
-        uploads.parse_traveller(1, lines)
+        upload_readers.parse_traveller(1, lines)
     assert refused.value.messages[0].startswith("board 1, table 2:")
     assert "431" in refused.value.messages[0]
 
@@ -185,7 +185,10 @@ def test_the_version_before_is_read_in_one_go_as_by_its_own_reads(session, rows,
     assert versions.read_latest(session) == (None, [], [])
     for _ in range(2):  # the second version, on the first, is the latest
         uploads.upload(
-            session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
+            session,
+            upload_readers.parse_pbn(sample.pbn_text(session, rows)),
+            source=Source.PBN,
+            user=director,
         )
     seat = SessionPair.objects.filter(section__session=session).first()
     with transaction.atomic():

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import BoardResult, ResultVersion, SessionStanding
-from bridge.services import decisions, setup, uploads, versions
+from bridge.services import decisions, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -83,13 +83,13 @@ def test_the_service_waits_for_the_warnings_then_scores_the_line_by_its_score(wo
     text, line, score = with_typo(native)
     before = counts()
     with pytest.raises(decisions.DecisionsPending) as pending:
-        uploads.submit(session, uploads.PBN, user=director, text=text, file_name="other.pbn")
+        uploads.submit(session, upload_readers.PBN, user=director, text=text, file_name="other.pbn")
     [warning] = pending.value.warnings
     assert warning.startswith(f"line {line}: ") and "'42'" in warning and str(score) in warning
     assert counts() == before
 
     version = uploads.submit(
-        session, uploads.PBN, user=director, text=text, file_name="other.pbn", accept_warnings=True
+        session, upload_readers.PBN, user=director, text=text, file_name="other.pbn", accept_warnings=True
     )
     assert version.source == Source.PBN
     recompute_event(event.pk)
@@ -97,14 +97,14 @@ def test_the_service_waits_for_the_warnings_then_scores_the_line_by_its_score(wo
     row = versions.results_of(version).get(score=score, contract="")
     assert row.tricks is None
 
-    uploads.submit(session, uploads.PBN, user=director, text=native, file_name="native.pbn")
+    uploads.submit(session, upload_readers.PBN, user=director, text=native, file_name="native.pbn")
     recompute_event(event.pk)
     assert standings(session) == foreign  # the same standings as the native upload
 
 
 def test_a_file_without_warnings_is_saved_at_once(world):
     _event, director, session, rows = world
-    version = uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows))
+    version = uploads.submit(session, upload_readers.PBN, user=director, text=sample.pbn_text(session, rows))
     assert versions.latest_version(session) == version
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import BoardScore, ResultPenalty, SessionStanding
-from bridge.services import decisions, fouled, setup, uploads, versions
+from bridge.services import decisions, fouled, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Club, Role
@@ -57,7 +57,7 @@ def session(event, rows, director):
     session = event.pair_sessions.get()
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )
@@ -168,7 +168,7 @@ def test_a_later_upload_keeps_the_deal_groups(event, session, rows, director):
     marked = scores(session)
     # The same file again: the board has the same tables, the marking is carried silently.
     version = uploads.upload(
-        session, uploads.parse_csv(sample.csv_text(session, rows)), source=VersionedUpload.Source.CSV,
+        session, upload_readers.parse_csv(sample.csv_text(session, rows)), source=VersionedUpload.Source.CSV,
         user=director,
     )  # fmt: skip
     assert version.decisions.get(decision=marking).action == "carried"
@@ -255,7 +255,7 @@ def test_an_upload_that_changes_the_boards_tables_asks_the_director(event, sessi
     before = versions.latest_version(session).number
     with pytest.raises(decisions.DecisionsPending) as pending:
         uploads.upload(
-            session, uploads.parse_csv(sample.csv_text(session, moved)), source=VersionedUpload.Source.CSV,
+            session, upload_readers.parse_csv(sample.csv_text(session, moved)), source=VersionedUpload.Source.CSV,
             user=director,
         )  # fmt: skip
     [affected] = pending.value.affected

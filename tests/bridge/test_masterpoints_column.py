@@ -12,7 +12,7 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from bridge.models import EventStanding
-from bridge.services import setup, uploads
+from bridge.services import setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -45,7 +45,7 @@ def event(mbsz, make_user):
         rows = sample.play(session, random.Random(3))
         uploads.upload(
             session,
-            uploads.parse_csv(sample.csv_text(session, rows)),
+            upload_readers.parse_csv(sample.csv_text(session, rows)),
             source=VersionedUpload.Source.CSV,
             user=director,
         )

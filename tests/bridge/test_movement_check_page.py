@@ -71,14 +71,14 @@ def test_the_uploaded_movement_is_checked_too():
 
 
 def test_the_page_checks_an_uploaded_movement(client, mbsz, make_user):
-    from bridge.services import uploads
+    from bridge.services import upload_readers, uploads
     from results.models import VersionedUpload
 
     event = sample.event_with_pairs(mbsz, pairs=4, title="Feltöltött mozgás", start=START)
     director = make_user("vsz24u@example.hu", kind=Role.DIRECTOR, event=event)
     session = setup.create_session(event, movement="uploaded", announced=event.sessions.first())
     text = PLAYED + "3;1;3;1NT;N;;7;\n"
-    uploads.upload(session, uploads.parse_csv(text), source=VersionedUpload.Source.CSV, user=director)
+    uploads.upload(session, upload_readers.parse_csv(text), source=VersionedUpload.Source.CSV, user=director)
     client.force_login(director)
     page = client.get(reverse("bridge_guide_cards", args=[session.pk])).content.decode()
     assert 'data-finding="unequal_plays"' in page and 'data-finding="few_boards"' in page

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import SessionStanding
-from bridge.services import notation, setup, uploads
+from bridge.services import notation, setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -81,7 +81,7 @@ def published(mbsz, make_user):
             row["score"] = None
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

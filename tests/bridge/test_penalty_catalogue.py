@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 
 from bridge.engine.scoring.adjusted import PENALTY_CATALOGUE, PenaltyOutOfRange, check_penalty
 from bridge.models import BoardScore, ResultPenalty, SessionStanding
-from bridge.services import setup, uploads, versions
+from bridge.services import setup, upload_readers, uploads, versions
 from bridge.services.adjustments import RulingError, apply_ruling
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
@@ -72,7 +72,7 @@ def session(event, director):
     rows = sample.play(session, random.Random(3))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -15,7 +15,7 @@ from freezegun import freeze_time
 
 from bridge.engine.csv_upload import result_of
 from bridge.models import BoardResult, SessionPair
-from bridge.services import notation, setup, uploads, versions
+from bridge.services import notation, setup, upload_readers, uploads, versions
 from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
@@ -39,7 +39,7 @@ def session(mbsz, make_user):
         event, movement="mitchell", pairs=setup.pairs_from_entries(event), announced=event.sessions.first()
     )
     rows = sample.play(session, random.Random(5))
-    csv = uploads.parse_csv(sample.csv_text(session, rows))
+    csv = upload_readers.parse_csv(sample.csv_text(session, rows))
     uploads.upload(session, csv, source=VersionedUpload.Source.CSV, user=director)
     return session, director
 

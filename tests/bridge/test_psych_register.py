@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import PsychRecord, SessionPair
-from bridge.services import psychs, setup, uploads
+from bridge.services import psychs, setup, upload_readers, uploads
 from demo import bridge_sample as sample
 from federation.models import Club, Role
 from results.models import VersionedUpload
@@ -41,7 +41,7 @@ def session(event, director):
     rows = sample.play(session, random.Random(4))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )
@@ -155,7 +155,7 @@ def test_the_staff_sees_a_players_psychs_across_events(event, session, director,
     rows = sample.play(other, random.Random(1))
     other_director = make_user("td2@example.hu", kind=Role.DIRECTOR, event=other_event)
     uploads.upload(
-        other, uploads.parse_csv(sample.csv_text(other, rows)), source=VersionedUpload.Source.CSV,
+        other, upload_readers.parse_csv(sample.csv_text(other, rows)), source=VersionedUpload.Source.CSV,
         user=other_director,
     )  # fmt: skip
     other_seat = SessionPair.objects.filter(section__session=other).first()

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from freezegun import freeze_time
 
-from bridge.services import corrections, setup, uploads
+from bridge.services import corrections, setup, upload_readers, uploads
 from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
@@ -49,7 +49,7 @@ def _session(event, director, number):
     rows = sample.play(session, random.Random(number))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bridge.models import EventStanding
-from bridge.services import compute, setup, uploads, versions
+from bridge.services import compute, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_boards, recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -30,7 +30,10 @@ def one_result_changed(session, director, board):
             lines.append({"ns": labels[row["ns_id"]], "ew": labels[row["ew_id"]], "score": str(row["score"])})
     lines[0]["score"] = str(int(lines[0]["score"]) + 20)
     uploads.upload(
-        session, uploads.parse_traveller(board, lines), source=VersionedUpload.Source.FORM, user=director
+        session,
+        upload_readers.parse_traveller(board, lines),
+        source=VersionedUpload.Source.FORM,
+        user=director,
     )
 
 
@@ -48,7 +51,7 @@ def test_recompute_queries_do_not_grow_with_the_pairs(mbsz, make_user):
         rows = sample.play(session, random.Random(pairs))
         uploads.upload(
             session,
-            uploads.parse_pbn(sample.pbn_text(session, rows)),
+            upload_readers.parse_pbn(sample.pbn_text(session, rows)),
             source=VersionedUpload.Source.PBN,
             user=director,
         )

@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 from freezegun import freeze_time
 
 from bridge.models import HandRecord, SessionStart
-from bridge.services import dealing, setup, uploads
+from bridge.services import dealing, setup, upload_readers, uploads
 from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
@@ -154,7 +154,7 @@ def test_the_first_results_record_the_start(client, session, director):
         rows = [r for r in sample.play(session, random.Random(4)) if r["board"] <= 2]
         uploads.upload(
             session,
-            uploads.parse_pbn(sample.pbn_text(session, rows)),
+            upload_readers.parse_pbn(sample.pbn_text(session, rows)),
             source=VersionedUpload.Source.PBN,
             user=director,
         )

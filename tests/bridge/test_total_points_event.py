@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 
 from bridge.engine.scoring.session import Entry, score_session
 from bridge.models import PairEvent, SessionStanding
-from bridge.services import setup, uploads, versions
+from bridge.services import setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -58,7 +58,7 @@ def test_the_director_chooses_total_points_and_the_standings_follow(mbsz, make_u
     rows = sample.play(session, random.Random(2))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

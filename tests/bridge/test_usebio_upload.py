@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from bridge.engine.pbn.reader import read_session
 from bridge.engine.pbn.usebio import write_usebio
 from bridge.models import ResultVersion, SessionStanding
-from bridge.services import decisions, exports, setup, uploads, versions
+from bridge.services import decisions, exports, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -86,13 +86,13 @@ def english_client(user):
 
 def test_a_usebio_file_gives_the_same_standings_as_the_native_upload(world):
     event, director, session, rows = world
-    native = uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows))
+    native = uploads.submit(session, upload_readers.PBN, user=director, text=sample.pbn_text(session, rows))
     recompute_event(event.pk)
     expected = standings(session)
     assert expected
 
     version = uploads.submit(
-        session, uploads.USEBIO, user=director, text=usebio_of(session, rows), file_name="club.xml"
+        session, upload_readers.USEBIO, user=director, text=usebio_of(session, rows), file_name="club.xml"
     )
     assert version.source == Source.USEBIO == "usebio" and version.file_name == "club.xml"
     recompute_event(event.pk)
@@ -102,12 +102,14 @@ def test_a_usebio_file_gives_the_same_standings_as_the_native_upload(world):
 
 def test_the_portal_reads_its_own_usebio_export_back_identically(world):
     event, director, session, rows = world
-    first = uploads.submit(session, uploads.CSV, user=director, text=sample.csv_text(session, rows))
+    first = uploads.submit(session, upload_readers.CSV, user=director, text=sample.csv_text(session, rows))
     recompute_event(event.pk)
     expected, record = standings(session), exports.session_record(session)
     exported = exports.usebio_text(session)
 
-    again = uploads.submit(session, uploads.USEBIO, user=director, text=exported, file_name="export.xml")
+    again = uploads.submit(
+        session, upload_readers.USEBIO, user=director, text=exported, file_name="export.xml"
+    )
     recompute_event(event.pk)
     assert results_of(again) == results_of(first)
     assert standings(session) == expected
@@ -120,18 +122,18 @@ def test_a_line_with_an_unreadable_contract_waits_for_the_warnings(world):
     text, line, score = with_typo(usebio_of(session, rows))
     before = ResultVersion.objects.count()
     with pytest.raises(decisions.DecisionsPending) as pending:
-        uploads.submit(session, uploads.USEBIO, user=director, text=text, file_name="other.xml")
+        uploads.submit(session, upload_readers.USEBIO, user=director, text=text, file_name="other.xml")
     [warning] = pending.value.warnings
     assert warning.startswith(f"line {line}: <CONTRACT>") and "'42'" in warning and score in warning
     assert ResultVersion.objects.count() == before
 
     version = uploads.submit(
-        session, uploads.USEBIO, user=director, text=text, file_name="other.xml", accept_warnings=True
+        session, upload_readers.USEBIO, user=director, text=text, file_name="other.xml", accept_warnings=True
     )
     recompute_event(event.pk)
     foreign = standings(session)
     assert versions.results_of(version).get(score=int(score), contract="").tricks is None
-    uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows))
+    uploads.submit(session, upload_readers.PBN, user=director, text=sample.pbn_text(session, rows))
     recompute_event(event.pk)
     assert standings(session) == foreign
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from bridge.models import BoardResult, BoardScore, ResultVersion, SessionStanding
-from bridge.services import compute, setup, uploads, versions
+from bridge.services import compute, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_boards, recompute_event
 from demo import bridge_sample as sample
 from federation.models import Role
@@ -38,7 +38,7 @@ def session(event, director):
     )
     rows = sample.play(session, random.Random(11))
     uploads.upload(
-        session, uploads.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
+        session, upload_readers.parse_pbn(sample.pbn_text(session, rows)), source=Source.PBN, user=director
     )
     recompute_event(event.pk)
     compute.boards._LIVE.clear()
@@ -124,7 +124,7 @@ def test_the_same_whole_file_again_stores_no_row(session, director):
     first = versions.latest_version(session)
     rows = versions.rows_of(first)
     written = BoardResult.objects.count()
-    uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows))
+    uploads.submit(session, upload_readers.PBN, user=director, text=sample.pbn_text(session, rows))
     again = versions.latest_version(session)
     assert again.number == first.number + 1
     assert BoardResult.objects.count() == written
@@ -134,7 +134,7 @@ def test_the_same_whole_file_again_stores_no_row(session, director):
     other = next(r for r in on_board if r["score"] != on_board[0]["score"])
     for name in ("contract", "declarer", "tricks", "score"):
         on_board[0][name] = other[name]
-    uploads.submit(session, uploads.PBN, user=director, text=sample.pbn_text(session, rows))
+    uploads.submit(session, upload_readers.PBN, user=director, text=sample.pbn_text(session, rows))
     third = versions.latest_version(session)
     assert stored_of(third) == {6} and versions.rows_of(third) == rows
     assert_holders_store_their_boards(session)

@@ -114,11 +114,13 @@ def laid_out_session(mbsz, make_user, title):
 @pytest.fixture
 def scored(transactional_db, mbsz, make_user):
     """A scored, published bridge pairs session with a director and a 3+2 appeals committee."""
-    from bridge.services import setup, uploads
+    from bridge.services import setup, upload_readers, uploads
     from demo import bridge_sample as sample
 
     event, session, director, members, rows = laid_out_session(mbsz, make_user, "Böngészős páros")
-    uploads.upload(session, uploads.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director)
+    uploads.upload(
+        session, upload_readers.parse_pbn(sample.pbn_text(session, rows)), source="pbn", user=director
+    )
     setup.publish(session, director)
     return event, session, director, members
 

@@ -47,7 +47,7 @@ def violations(driver):
 
 @pytest.fixture
 def pages(transactional_db, mbsz, make_user):
-    from bridge.services import setup, uploads
+    from bridge.services import setup, upload_readers, uploads
     from demo import bridge_sample as sample
     from federation.models import Role
     from results.models import VersionedUpload
@@ -61,7 +61,7 @@ def pages(transactional_db, mbsz, make_user):
     rows = sample.play(session, random.Random(5))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

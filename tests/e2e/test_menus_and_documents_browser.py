@@ -170,7 +170,7 @@ def test_the_event_ics_link(browser, live_server, roles):
 @pytest.fixture
 def scored_event(transactional_db, mbsz, make_user):
     """A published 8-pair bridge session and its director."""
-    from bridge.services import setup, uploads
+    from bridge.services import setup, upload_readers, uploads
     from demo import bridge_sample as sample
     from federation.models import Role
     from results.models import VersionedUpload
@@ -184,7 +184,7 @@ def scored_event(transactional_db, mbsz, make_user):
     rows = sample.play(session, random.Random(11))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e]
 
 @pytest.fixture
 def events(transactional_db, mbsz, make_user):
-    from bridge.services import setup, uploads
+    from bridge.services import setup, upload_readers, uploads
     from demo import bridge_sample as sample
     from federation.models import Role
     from results.models import VersionedUpload
@@ -33,7 +33,7 @@ def events(transactional_db, mbsz, make_user):
     rows = sample.play(session, random.Random(7))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection
 
 from bridge.models import BoardResult, ResultVersion
-from bridge.services import setup, uploads
+from bridge.services import setup, upload_readers, uploads
 from demo import bridge_sample as sample
 from federation.models import Role
 from results.models import VersionedUpload
@@ -117,7 +117,7 @@ def world(transactional_db, mbsz, bridge_club, make_user):
     rows = sample.play(session, random.Random(5))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -8,7 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from bridge.services import uploads
+from bridge.services import upload_readers, uploads
 from results.upload_input import UploadInputError, decode_text
 from tests.reliability.hostile_uploads.helpers import (  # noqa: F401 (fixtures)
     SCRIPT,
@@ -179,7 +179,10 @@ def test_usebio_service_refuses_naming_the_line(bridge):  # noqa: F811
     for case, build, expected in USEBIO_CORPUS:
         with pytest.raises((uploads.UploadError, UploadInputError)) as refused:
             uploads.submit(
-                bridge.session, uploads.USEBIO, user=bridge.director, text=decode_text(build(bridge).encode())
+                bridge.session,
+                upload_readers.USEBIO,
+                user=bridge.director,
+                text=decode_text(build(bridge).encode()),
             )
         messages = refused.value.messages
         assert any(shown(message, expected) for message in messages), (case, messages)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bridge.models import SessionStanding
-from bridge.services import SCOPE, setup, uploads
+from bridge.services import SCOPE, setup, upload_readers, uploads
 from bridge.services.compute import recompute_event
 from bridge.views import public
 from demo import bridge_sample as sample
@@ -57,7 +57,7 @@ def upload(session, director, seed):
     rows = sample.play(session, random.Random(seed))
     uploads.upload(
         session,
-        uploads.parse_csv(sample.csv_text(session, rows)),
+        upload_readers.parse_csv(sample.csv_text(session, rows)),
         source=VersionedUpload.Source.CSV,
         user=director,
     )

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bridge.models import BoardResult, ResultVersion, SessionPair, SessionStanding, VersionDecision
-from bridge.services import corrections, setup, uploads, versions
+from bridge.services import corrections, setup, upload_readers, versions
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
 from results.models import VersionedUpload
@@ -21,7 +21,7 @@ def text_of(session, rows, kind):
 
 
 def parse(text, kind):
-    return uploads.parse_pbn(text) if kind == "pbn" else uploads.parse_csv(text)
+    return upload_readers.parse_pbn(text) if kind == "pbn" else upload_readers.parse_csv(text)
 
 
 def standings(session):

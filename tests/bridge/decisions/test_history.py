@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from bridge.models import ResultVersion, SessionPair
-from bridge.services import decisions, setup, uploads, versions
+from bridge.services import decisions, setup, upload_readers, uploads, versions
 from bridge.services.adjustments import apply_ruling
 from bridge.services.compute import recompute_event
 from demo import bridge_sample as sample
@@ -102,7 +102,7 @@ def test_the_testers_two_table_howell(mbsz, make_user):
     )
     rows = sample.play(session, random.Random(3))
     pbn, csv = sample.pbn_text(session, rows), sample.csv_text(session, rows)
-    uploads.upload(session, uploads.parse_pbn(pbn), source="pbn", user=director)
+    uploads.upload(session, upload_readers.parse_pbn(pbn), source="pbn", user=director)
     recompute_event(event.pk)
     row = played_row(rows)
     request = correct(session, director, make_user, row)
@@ -110,9 +110,13 @@ def test_the_testers_two_table_howell(mbsz, make_user):
     fixed = latest_row(session, row["board"], row["ns_id"], row["ew_id"]).tricks
     assert fixed != row["tricks"]
     with pytest.raises(decisions.DecisionsPending):
-        uploads.upload(session, uploads.parse_csv(csv), source="csv", user=director)
+        uploads.upload(session, upload_readers.parse_csv(csv), source="csv", user=director)
     uploads.upload(
-        session, uploads.parse_csv(csv), source="csv", user=director, resolutions={request.version_id: "keep"}
+        session,
+        upload_readers.parse_csv(csv),
+        source="csv",
+        user=director,
+        resolutions={request.version_id: "keep"},
     )
     recompute_event(event.pk)
     assert standings(session) == corrected
@@ -126,11 +130,11 @@ def test_the_testers_two_table_howell(mbsz, make_user):
     recompute_event(event.pk)
     ruled = standings(session)
     with pytest.raises(decisions.DecisionsPending) as pending:
-        uploads.upload(session, uploads.parse_pbn(pbn), source="pbn", user=director)
+        uploads.upload(session, upload_readers.parse_pbn(pbn), source="pbn", user=director)
     assert {a.decision.pk for a in pending.value.affected} == {request.version_id, ruling.pk}
     version = uploads.upload(
         session,
-        uploads.parse_pbn(pbn),
+        upload_readers.parse_pbn(pbn),
         source="pbn",
         user=director,
         resolutions={request.version_id: "keep", ruling.pk: "keep"},

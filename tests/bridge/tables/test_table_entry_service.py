@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from bridge.models import SessionPair, TableEntry
-from bridge.services import setup, table_entry, uploads, versions
+from bridge.services import setup, table_entry, upload_readers, uploads, versions
 from results.models import VersionedUpload
 
 from .conftest import key
@@ -115,7 +115,7 @@ def test_a_confirmation_writes_a_table_entry_version_of_this_tables_rows_only(se
         enter(codes[1], 1, based_on=entry.pk, contract="3NT")
     # A later file upload is a version of the same results (the traveller of the board, as the director)
     labels = {"ns": "1", "ew": "4", "contract": "3NT", "declarer": "N", "result": "=", "table": 1}
-    uploads.submit(session, uploads.FORM, user=director, board=1, lines=[labels])
+    uploads.submit(session, upload_readers.FORM, user=director, board=1, lines=[labels])
     assert versions.latest_version(session).number == version.number + 1
 
 
@@ -166,7 +166,7 @@ def test_a_tables_version_keeps_the_other_tables_rows_of_the_same_board(session,
         "result": "=",
         "table": 3,
     }
-    uploads.submit(session, uploads.FORM, user=director, board=1, lines=[line])
+    uploads.submit(session, upload_readers.FORM, user=director, board=1, lines=[line])
     answer(codes[1], enter(codes[1], 1).entry)
     rows = versions.rows_of(versions.latest_version(session))
     assert sorted((r["table"], r["contract"], r["score"]) for r in rows if r["board"] == 1) == [
@@ -208,7 +208,7 @@ def test_the_director_settles_a_dispute_on_the_traveller(session, codes, directo
         "result": "-1",
         "table": 1,
     }
-    uploads.submit(session, uploads.FORM, user=director, board=1, lines=[line])
+    uploads.submit(session, upload_readers.FORM, user=director, board=1, lines=[line])
     _tables, waiting = table_entry.control_room(session)
     assert waiting == []
     assert table_entry.current_round(codes[1]).board(1).status == "filed"

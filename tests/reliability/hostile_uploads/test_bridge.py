@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from bridge.models import PairSession, ResultVersion
-from bridge.services import setup, uploads
+from bridge.services import setup, upload_readers, uploads
 from demo import bridge_sample as sample
 from federation.models import Role
 from results.upload_input import UploadInputError, decode_text
@@ -50,7 +50,7 @@ def bridge(mbsz, make_user):
     )
     rows = sample.play(session, random.Random(11))
     csv_text = sample.csv_text(session, rows)
-    uploads.upload(session, uploads.parse_csv(csv_text), source=Source.CSV, user=director)
+    uploads.upload(session, upload_readers.parse_csv(csv_text), source=Source.CSV, user=director)
     return SimpleNamespace(
         event=event,
         director=director,
@@ -289,7 +289,7 @@ def test_bridge_service_refuses_and_writes_nothing(bridge, case, fmt, build, exp
     # A file that is no text (UTF-16, garbage) is refused by its decoding, before the parser sees it.
     with pytest.raises((uploads.UploadError, UploadInputError)) as refused:
         text = decode_text(data)
-        parsed = uploads.parse_pbn(text) if fmt == "pbn" else uploads.parse_csv(text)
+        parsed = upload_readers.parse_pbn(text) if fmt == "pbn" else upload_readers.parse_csv(text)
         uploads.upload(bridge.session, parsed, source=fmt, user=bridge.director, raw=text)
     assert refused.value.messages and any(shows(m, expected) for m in refused.value.messages)
     assert snapshot() == before
@@ -304,7 +304,7 @@ def test_bridge_traveller_refuses_hostile_lines_naming_board_and_table(bridge):
     before = snapshot()
     with pytest.raises(uploads.UploadError) as refused:
         uploads.upload(
-            bridge.session, uploads.parse_traveller(1, lines), source=Source.FORM, user=bridge.director
+            bridge.session, upload_readers.parse_traveller(1, lines), source=Source.FORM, user=bridge.director
         )
     assert [m.split(":")[0] for m in refused.value.messages] == [f"board 1, table {t}" for t in (1, 2, 3)]
     assert snapshot() == before
