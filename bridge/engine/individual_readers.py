@@ -22,7 +22,8 @@ is checked by `individual.check_deals`. Messages are templates for the catalogue
 from dataclasses import dataclass, replace
 
 from bridge.engine.csv_upload import CsvError, Problem, data_rows, gettext_noop, result_of
-from bridge.engine.pbn.reader import PbnError, TableRow, _cell, _check_deal, _result, read_games
+from bridge.engine.pbn.games import PbnError, TableRow, read_games
+from bridge.engine.pbn.reader import _cell, _check_deal, _result
 from bridge.engine.scoring.contract import board_vulnerability, vulnerable_sides
 
 COLUMNS = ("board", "table", "N", "S", "E", "W", "contract", "declarer", "lead", "result", "NS score")

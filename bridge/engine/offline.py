@@ -6,7 +6,8 @@ scored across the field. The method comes from the PBN Scoring tag unless the ca
 
 from decimal import Decimal
 
-from bridge.engine.pbn.reader import PbnError, read_session
+from bridge.engine.pbn.games import PbnError
+from bridge.engine.pbn.reader import read_session
 from bridge.engine.pbn.records import SessionRecord
 from bridge.engine.scoring.adjusted import ArtificialScore
 from bridge.engine.scoring.session import Entry, Method, SessionScore, score_session

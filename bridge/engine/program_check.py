@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from bridge.engine.offline import scoring_method, session_entries
-from bridge.engine.pbn.reader import PbnError, PbnWarning, read_session
+from bridge.engine.pbn.games import PbnError, PbnWarning
+from bridge.engine.pbn.reader import read_session
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord
 from bridge.engine.pbn.usebio_reader import UsebioError, read_usebio
 from bridge.engine.scoring.entries import EntryScore, Method, SessionScore

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from bridge.engine.csv_upload import CsvError, Problem, result_of
 from bridge.engine.individual import Deal, IndividualError, score_individual
 from bridge.engine.individual_readers import IndividualRow, read_csv, read_pbn, with_tables
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.engine.scoring.adjusted import ArtificialScore
 from bridge.engine.scoring.contract import board_vulnerability, is_possible_score, vulnerable_sides
 from rankings.services.event_results import results_changed

@@ -9,7 +9,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.engine.pbn.usebio_reader import UsebioError
 from bridge.engine.program_check import CheckReport, as_json, check_text
 from federation import pdf

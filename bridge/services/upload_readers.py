@@ -10,7 +10,8 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 
 from bridge.engine.csv_upload import CsvError, Problem, read_csv, result_of
-from bridge.engine.pbn.reader import PbnError, read_session
+from bridge.engine.pbn.games import PbnError
+from bridge.engine.pbn.reader import read_session
 from bridge.engine.pbn.records import SessionRecord
 from bridge.engine.pbn.usebio_reader import UsebioError, read_usebio
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from bridge.engine import dealing as engine
-from bridge.engine.pbn.reader import PbnError, read_games
+from bridge.engine.pbn.games import PbnError, read_games
 from results.upload_input import UploadInputError, read_upload_text
 
 from ..models import SessionStart

@@ -5,7 +5,7 @@ Each game gives the room's result by Contract, Declarer and Result (tricks) tags
 PBN reader, so its refusals keep their line numbers too.
 """
 
-from bridge.engine.pbn.reader import PbnError, read_games
+from bridge.engine.pbn.games import PbnError, read_games
 
 from .parsed import ParsedResult, RoomResults, board_number
 from .problems import ParseError, Problem, gettext_noop, problem_of

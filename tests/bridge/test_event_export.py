@@ -8,7 +8,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from bridge.engine.pbn.reader import read_games, read_session
+from bridge.engine.pbn.games import read_games
+from bridge.engine.pbn.reader import read_session
 from bridge.models import BoardScore, SessionPair, SessionStanding
 from bridge.services import adjustments, exports, roster, setup, upload_readers, uploads, versions
 from bridge.services.compute import recompute_event

@@ -12,7 +12,7 @@ from bridge.engine.csv_upload import CsvError
 from bridge.engine.individual import Deal, IndividualError, score_individual
 from bridge.engine.individual_movements import individual, opponent_spread, validate
 from bridge.engine.individual_readers import read_csv, read_pbn
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.engine.scoring.matchpoints import matchpoints, top
 
 D = Decimal

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from bridge.engine.offline import score_pbn_text, scoring_method
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.engine.scoring.session import Method
 from bridge.management.commands.bridge_score import Command
 

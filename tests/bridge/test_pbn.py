@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.engine.pbn.reader import PbnError, read_games, read_session
+from bridge.engine.pbn.games import PbnError, read_games
+from bridge.engine.pbn.reader import read_session
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord, session_record
 from bridge.engine.pbn.usebio import write_usebio
 from bridge.engine.pbn.writer import write_session

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.engine.pbn.records import session_record
 from bridge.engine.pbn.writer import write_session
 from bridge.engine.program_check import RULES, as_json, check_pbn_text

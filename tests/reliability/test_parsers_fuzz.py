@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridge.engine.csv_upload import CsvError, read_csv
-from bridge.engine.pbn.reader import PbnError, read_games, read_session
+from bridge.engine.pbn.games import PbnError, read_games
+from bridge.engine.pbn.reader import read_session
 from bridge.engine.scoring.contract import parse_contract, parse_tricks
 from results.upload_input import UndecodableUpload, decode_text
 from teams.engine.parsed import UploadError

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from decimal import Decimal, InvalidOperation
 from xml.parsers import expat
 
-from bridge.engine.pbn.reader import PbnWarning
+from bridge.engine.pbn.games import PbnWarning
 from bridge.engine.pbn.records import BoardRecord, ResultRecord, SessionRecord, TotalRecord
 from bridge.engine.scoring.adjusted import ArtificialScore
 from bridge.engine.scoring.contract import (

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.engine.pbn.usebio_reader import UsebioError
 from bridge.engine.program_check import RULES, as_json, check_text
 from bridge.management.pbn_file import read_pbn_file

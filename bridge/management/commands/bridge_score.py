@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from bridge.engine.offline import score_pbn_text
-from bridge.engine.pbn.reader import PbnError
+from bridge.engine.pbn.games import PbnError
 from bridge.management.pbn_file import read_pbn_file
 
 
