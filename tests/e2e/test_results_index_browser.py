@@ -58,7 +58,8 @@ def events(transactional_db, mbsz, make_user):
 
 def test_results_index_and_home_page(browser, live_server, events):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     browser.get(live_server.url + reverse("home"))
     upcoming = browser.find_element(By.ID, "upcoming-events").text
@@ -76,6 +77,8 @@ def test_results_index_and_home_page(browser, live_server, events):
     }
     Select(browser.find_element(By.NAME, "event_format")).select_by_value("teams")
     browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    # The filtered page, not the rows of the page before it (read while the browser was still leaving it).
+    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(table))
     rows = browser.find_elements(By.CSS_SELECTOR, "#results-index tbody tr")
     assert [row.get_attribute("data-format") for row in rows] == ["teams"]
     rows[0].find_element(By.TAG_NAME, "a").click()
