@@ -339,9 +339,8 @@ class FastPolls:
 
     def _render_later(self, environ, address):
         """Render the address's new copy after this answer, from a copy of its request (this request holds
-        the address's lock; the rendering lets go of it)."""
+        the address's lock; the rendering lets go of it; `_ask_django` leaves out its If-None-Match)."""
         detached = {**environ, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"}
-        detached.pop("HTTP_IF_NONE_MATCH", None)
         try:
             if self._later is None:
                 with self._lock:
