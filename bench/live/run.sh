@@ -138,10 +138,17 @@ print(
     f" {visible['unseen_at_end']} not yet when the run stopped, the oldest {visible['oldest_unseen_s']} s);"
     f" tables finished: {figures['finished_tables']}; polls: {figures['polls']}"
 )
-try:
-    lag = json.load(open(lag_path))
-except (FileNotFoundError, ValueError):
-    lag = None
+
+
+def side_figures(path):
+    """What a side sampler (lag.py, probe.py) wrote; None when it wrote nothing readable."""
+    try:
+        return json.load(open(path))
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+lag = side_figures(lag_path)
 if lag:
     w = lag["worker_lag"]
     print(
@@ -149,10 +156,7 @@ if lag:
         f" p95 {w['p95']} ms, max {w['max']} ms; {lag['versions_per_recompute']} versions per recompute"
     )
     figures["worker_lag"] = lag
-try:
-    probe = json.load(open(probe_path))
-except (FileNotFoundError, ValueError):
-    probe = None
+probe = side_figures(probe_path)
 if probe:  # bench/live/probe.py: one more viewer, timed outside locust's event loop
     p, q = probe["poll"], probe["page"]
     print(
