@@ -61,7 +61,7 @@ def parse_pbn(text: str) -> Parsed:
     try:
         session = read_session(text, lenient=True)
     except PbnError as error:
-        raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
+        raise _refused(error)
     return _parsed_record(session, _("no board of the file has a ScoreTable with results"))
 
 
@@ -70,8 +70,13 @@ def parse_usebio(text: str) -> Parsed:
     try:
         session = read_usebio(text, lenient=True)
     except UsebioError as error:
-        raise UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
+        raise _refused(error)
     return _parsed_record(session, _("no <BOARD> of the file has a <TRAVELLER_LINE>"))
+
+
+def _refused(error: PbnError | UsebioError) -> UploadError:
+    """A reader's refusal (its line and reason) as the upload's error."""
+    return UploadError([_("line %(line)s: %(message)s") % {"line": error.line, "message": error.message}])
 
 
 def _parsed_record(session: SessionRecord, empty: str) -> Parsed:
