@@ -21,7 +21,9 @@ def _replaced(choices) -> str:
     text = VALID
     for name, value in choices:
         escaped = value.replace("&", "&amp;").replace("<", "&lt;")
-        text = re.sub(rf"<{name}>[^<]*</{name}>", f"<{name}>{escaped}</{name}>", text, count=1)
+        # the new element as a function's result: a value's backslashes are text, not group references
+        element = f"<{name}>{escaped}</{name}>"
+        text = re.sub(rf"<{name}>[^<]*</{name}>", lambda _match, element=element: element, text, count=1)
     return text
 
 
