@@ -148,6 +148,10 @@ def public_pages(transactional_db):
     ulti_round = UltiRound.objects.order_by("pk").first()
     person = Person.objects.filter(pk=standing.pair.pair.player1_id).first() or Person.objects.first()
     individual = IndividualEvent.objects.exclude(published_at=None).order_by("pk").first().event_id
+    live = (
+        PairSession.objects.filter(published_at=None, table_codes__isnull=False).distinct().get()
+    )  # demo.bridge_live
+    table_code = live.table_codes.order_by("table").first().code
 
     def ulti_of(event_format):
         """An ulti event of the format (ulti teams, sport ulti) and its first published round."""
@@ -184,6 +188,9 @@ def public_pages(transactional_db):
         "individual standings": reverse("bridge_individual", args=[individual]),
         "individual travellers": reverse("bridge_individual_boards", args=[individual]),
         "individual player": reverse("bridge_individual_player", args=[individual, 1]),
+        "bridge live session": reverse("bridge_session", args=[live.pk]),
+        "bridge live frequencies": reverse("bridge_frequencies", args=[live.pk]),
+        "bridge table (phone)": reverse("bridge_table", args=[table_code]),
     }
     staff = {
         "traveller": reverse("bridge_traveller", args=[session.pk, 1]),
@@ -191,5 +198,7 @@ def public_pages(transactional_db):
         "ulti versions": reverse("ulti_versions", args=[ulti_event]),
         "individual upload": reverse("bridge_individual_upload", args=[individual]),
         "individual decisions": reverse("bridge_individual_decide", args=[individual]),
+        "control room": reverse("bridge_control_room", args=[live.pk]),
+        "table codes": reverse("bridge_table_codes", args=[live.pk]),
     }
     return public, staff

@@ -85,3 +85,30 @@ def test_a_wide_table_scrolls_inside_its_frame(narrow, live_server, public_pages
     )
     assert frame_scroll > frame_width  # the table really is wider than the screen ...
     assert page_scroll <= WIDTH  # ... and only its frame scrolls
+
+
+# Each standings table marks the figure it ranks by (%, VP, points) with `.result-figure`.
+FIGURES_OFF_SCREEN = """
+return [...document.querySelectorAll("th.result-figure, td.result-figure")]
+  .filter((cell) => cell.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((cell) => cell.closest("table").closest("[id]")?.id + " " + cell.textContent.trim()).slice(0, 5);
+"""
+
+
+def test_the_figure_a_standings_table_ranks_by_is_on_screen_at_390_px(narrow, live_server, public_pages):
+    """A player on a phone sees his place and his result without scrolling a table sideways: the columns
+    that only explain the result (boards, matchpoints, IMPs won and lost, masterpoint rights) give way."""
+    public, _ = public_pages
+    pages = [
+        "bridge live session",  # the live standings fragment, as the demo's session being played shows it
+        "bridge session standings",
+        "bridge event",
+        "team standings",
+        "ulti standings",
+        "sport ulti standings",
+    ]
+    for name in pages:
+        narrow.get(live_server.url + public[name])
+        marked = narrow.execute_script("return document.querySelectorAll('th.result-figure').length")
+        assert marked, f"{name}: no standings table marks its figure"
+        assert narrow.execute_script(FIGURES_OFF_SCREEN) == [], name

@@ -8,6 +8,7 @@ DEMO_MODULES = [
     "demo.tournaments",
     "demo.bridge",
     "demo.bridge_individual",
+    "demo.bridge_live",
     "demo.teams",
     "demo.ulti",
     "demo.rankings",

@@ -1,0 +1,145 @@
+"""Demo data of a live tournament day (issue #18): a pair session being played today, its results entered at
+the tables on phones, so the table pages, the director's control room and the live public pages have
+something to show.
+
+Idempotent (the event is looked up by its title): 10 MBSz members' pairs in a Mitchell of 5 tables, 3 boards a
+round (5 rounds, 15 boards), a table code for each table (drawn afresh, as always; `seed_demo` prints them).
+Round 1 is over: every table entered its boards (North) and confirmed them (East), each confirmation a
+version through the one upload seam. Round 2's clock was started 25 minutes ago (VSz 31: 22 minutes for 3
+boards, so it is over): table 1 has finished it, table 2 has a result waiting for East, table 3 disputed a
+board (the director is called), tables 2 to 5 are late. The session is not published: its pages say "live,
+provisional".
+"""
+
+import datetime
+import random
+import uuid
+
+from django.db import transaction
+from django.utils import timezone
+
+from bridge.models import RoundClock, TableEntry
+from bridge.services import setup, table_entry
+from demo.bridge import mbsz_and_director
+from federation.models import Club, Membership, Role
+from tournaments.models import Entry, EntryMember, Event, Session
+
+TITLE = "Esti élő páros (bemutató)"
+PAIRS = 10
+# Plausible lines a phone sends ("4S N =": contract, declarer, result), drawn per board.
+LINES = [
+    "4S N =",
+    "4S S +1",
+    "3NT N =",
+    "3NT S -1",
+    "4H E =",
+    "4H W -1",
+    "2S N +1",
+    "3D E =",
+    "1NT W +1",
+    "5C N -2",
+    "Pass",
+]
+ROUND_MINUTES_AGO = {1: 55, 2: 25}  # when each round's clock started, seen from the seeding
+
+
+def seed(out=None):
+    found = mbsz_and_director(TITLE, out, "live pair")
+    if found is None:
+        return
+    mbsz, director = found
+    with transaction.atomic():
+        session = _event(mbsz, director)
+        codes = table_entry.create_codes(session, director)
+        _play(session, director, codes)
+    if out:
+        texts = ", ".join(f"{code.table}: {code.code}" for code in codes)
+        out.write(
+            f"bridge: {TITLE} being played, round 2 of {table_entry.rounds_of(session)}; table codes {texts} "
+            f"(/bridge/table/); the director's control room: /bridge/sessions/{session.pk}/control-room/"
+        )
+
+
+def _event(mbsz, director):
+    now = timezone.now()
+    start = now - datetime.timedelta(minutes=ROUND_MINUTES_AGO[1] + 5)
+    club = Club.objects.filter(short_name="BBE").first()
+    event = Event.objects.create(
+        federation=mbsz,
+        club=club,
+        title=TITLE,
+        format=Event.Format.PAIRS,
+        event_class=Event.EventClass.CLUB,
+        start_date=timezone.localdate(start),
+        status=Event.Status.APPROVED,
+        published_at=start - datetime.timedelta(days=14),
+        movement="Mitchell, 5 asztal",
+        boards=15,
+        venue=club.name if club else "",
+        director_name="Hajdu Gábor",
+        masterpoint_multiplier="1.00",
+    )
+    announced = Session.objects.create(event=event, name="", starts_at=start)
+    Role.objects.get_or_create(user=director, kind=Role.DIRECTOR, event=event)
+    members = (
+        Membership.objects.filter(federation=mbsz, is_active=True, person__suspensions__isnull=True)
+        .select_related("person")
+        .order_by("-member_number")  # from the other end of the list than the finished pair event's
+    )
+    people = [m.person for m in members[: 2 * PAIRS]]
+    for index in range(len(people) // 2):
+        entry = Entry.objects.create(
+            event=event, status=Entry.Status.ACTIVE, entered_at=start - datetime.timedelta(days=3)
+        )
+        for position, person in enumerate(people[2 * index : 2 * index + 2], start=1):
+            EntryMember.objects.create(
+                entry=entry, person=person, position=position, confirmed_at=entry.entered_at
+            )
+    return setup.create_session(
+        event,
+        movement="mitchell",
+        pairs=setup.pairs_from_entries(event),
+        announced=announced,
+        boards_per_round=3,
+    )
+
+
+def _send(code, now, board, kind, **values):
+    fields = {"round": now.round, "board": board.board, "ns": now.ns.pk, "ew": now.ew.pk}
+    return table_entry.send(code, key=uuid.uuid4().hex, kind=kind, **fields, **values).entry
+
+
+def _enter(code, board_number, rng, *, answer=TableEntry.Kind.CONFIRM, note=""):
+    """North enters the board's result; East confirms it, disputes it, or (answer None) has not yet."""
+    now = table_entry.current_round(code)
+    board = now.board(board_number)
+    result = _send(code, now, board, TableEntry.Kind.RESULT, contract=rng.choice(LINES))
+    if answer is not None:
+        _send(code, now, board, answer, based_on=result.pk, note=note)
+
+
+def _play(session, director, codes):
+    rng = random.Random(TITLE)
+    table_entry.start_clock(session, director, round=1)
+    for code in codes:
+        for board in table_entry.current_round(code).boards:
+            _enter(code, board.board, rng)
+    # Every table has finished round 1, so the phones are on round 2 already: the director starts its clock.
+    table_entry.start_clock(session, director, round=2)
+    # Round 2, as the director sees it 25 minutes later: the boards each table has entered so far.
+    progress = {1: 3, 2: 3, 3: 2, 4: 1, 5: 0}
+    for code in codes:
+        boards = [b.board for b in table_entry.current_round(code).boards][: progress.get(code.table, 0)]
+        for index, number in enumerate(boards):
+            answer, note = TableEntry.Kind.CONFIRM, ""
+            if code.table == 2 and index == len(boards) - 1:
+                answer = None  # East has not confirmed it yet
+            elif code.table == 3 and index == len(boards) - 1:
+                answer, note = TableEntry.Kind.DISPUTE, "Nem ennyi ütés volt: hívjuk a versenyvezetőt."
+            _enter(code, number, rng, answer=answer, note=note)
+    # The clocks as started that many minutes ago (the seeding takes seconds; the demo shows a late round).
+    now = timezone.now()
+    for round, minutes in ROUND_MINUTES_AGO.items():
+        RoundClock.objects.filter(session=session, round=round).update(
+            started_at=now - datetime.timedelta(minutes=minutes)
+        )
