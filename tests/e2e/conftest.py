@@ -152,6 +152,10 @@ def public_pages(transactional_db):
         PairSession.objects.filter(published_at=None, table_codes__isnull=False).distinct().get()
     )  # demo.bridge_live
     table_code = live.table_codes.order_by("table").first().code
+    ulti_live = (
+        UltiRound.objects.filter(results_published_at=None, tables__code__isnull=False).distinct().get()
+    )
+    ulti_code = ulti_live.tables.order_by("number").last().code.code  # demo.ulti_live: a table still playing
 
     def ulti_of(event_format):
         """An ulti event of the format (ulti teams, sport ulti) and its first published round."""
@@ -191,6 +195,8 @@ def public_pages(transactional_db):
         "bridge live session": reverse("bridge_session", args=[live.pk]),
         "bridge live frequencies": reverse("bridge_frequencies", args=[live.pk]),
         "bridge table (phone)": reverse("bridge_table", args=[table_code]),
+        "ulti live round": reverse("ulti_round", args=[ulti_live.pk]),
+        "ulti table (phone)": reverse("ulti_table", args=[ulti_code]),
     }
     staff = {
         "traveller": reverse("bridge_traveller", args=[session.pk, 1]),
@@ -200,5 +206,6 @@ def public_pages(transactional_db):
         "individual decisions": reverse("bridge_individual_decide", args=[individual]),
         "control room": reverse("bridge_control_room", args=[live.pk]),
         "table codes": reverse("bridge_table_codes", args=[live.pk]),
+        "ulti control room": reverse("ulti_control_room", args=[ulti_live.pk]),
     }
     return public, staff

@@ -97,15 +97,20 @@ return [...document.querySelectorAll("th.result-figure, td.result-figure")]
 
 def test_the_figure_a_standings_table_ranks_by_is_on_screen_at_390_px(narrow, live_server, public_pages):
     """A player on a phone sees his place and his result without scrolling a table sideways: the columns
-    that only explain the result (boards, matchpoints, IMPs won and lost, masterpoint rights) give way."""
+    that only explain the result (boards, matchpoints, IMPs won and lost, masterpoint rights, a score card's
+    direction, opponents, lead and tricks) give way."""
     public, _ = public_pages
     pages = [
         "bridge live session",  # the live standings fragment, as the demo's session being played shows it
         "bridge session standings",
         "bridge event",
+        "score card",
+        "individual standings",
         "team standings",
+        "team round",
         "ulti standings",
         "sport ulti standings",
+        "ulti table (phone)",  # the score sheet: each player's forints beside the bid
     ]
     for name in pages:
         narrow.get(live_server.url + public[name])

@@ -11,6 +11,7 @@ DEMO_MODULES = [
     "demo.bridge_live",
     "demo.teams",
     "demo.ulti",
+    "demo.ulti_live",
     "demo.rankings",
     "demo.appeals",
 ]
