@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from bridge.models import RoundClock, TableEntry
-from bridge.services import setup, table_entry
+from bridge.services import compute, setup, table_entry
 from demo.bridge import mbsz_and_director
 from federation.models import Club, Membership, Role
 from tournaments.models import Entry, EntryMember, Event, Session
@@ -52,6 +52,9 @@ def seed(out=None):
         session = _event(mbsz, director)
         codes = table_entry.create_codes(session, director)
         _play(session, director, codes)
+    # The standings here too, not only from the confirmations' queued recomputes: with a broker the demo is
+    # complete before a worker runs (as the finished pair event's).
+    compute.recompute_event(session.event_id)
     if out:
         texts = ", ".join(f"{code.table}: {code.code}" for code in codes)
         out.write(

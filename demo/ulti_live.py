@@ -18,6 +18,7 @@ from django.utils import timezone
 from demo.ulti import _sheet_deals
 from federation.models import Club, Federation, Membership, Role
 from tournaments.models import Entry, EntryMember, Event
+from ulti import tasks
 from ulti.models import RoundClock
 from ulti.services import draw, round_clock, setup, table_entry
 
@@ -41,6 +42,9 @@ def seed(out=None):
         rnd = _round(mausz, director)
         codes = table_entry.create_codes(rnd, director)
         _play(rnd, director, codes)
+    # The standings here too, not only from the confirmations' queued recompute: with a broker the demo is
+    # complete before a worker runs (as demo.ulti's events).
+    tasks.recompute_ulti_event.apply(args=[rnd.event.pk])
     if out:
         texts = ", ".join(f"{code.table.number}: {code.code}" for code in codes)
         out.write(
