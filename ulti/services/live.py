@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from results import live as shared_live
 
-from ..models import SCOPE, Round, TableCode
+from ..models import SCOPE, Round, Seat, TableCode
 from . import UltiError, loading
 
 
@@ -40,6 +40,20 @@ def live_rounds(stage) -> list[Round]:
     rounds = list(Round.objects.filter(group__stage=stage).order_by("number", "group__order"))
     found = live_ids(rounds)
     return [r for r in rounds if r.pk in found]
+
+
+def still_playing(rounds, after: int) -> set[int]:
+    """The participants seated in these live rounds (those up to round `after`) whose table has no result
+    yet: the provisional standings would otherwise show them with nothing scored as if they had lost."""
+    rounds = [r for r in rounds if r.number <= after]
+    if not rounds:
+        return set()
+    reported = loading.results_of(loading.latest_uploads(rounds).values())
+    return set(
+        Seat.objects.filter(table__round__in=rounds)
+        .exclude(table_id__in=list(reported))
+        .values_list("participant_id", flat=True)
+    )
 
 
 def last_published(stage) -> Round | None:

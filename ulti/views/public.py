@@ -105,6 +105,7 @@ def standings_context(request, event) -> dict:
         after=after,
         rows=rows,
         highlight=highlight,
+        playing=live.still_playing(context["live_rounds"], after) if rows and context["live"] else set(),
         chart=pages.chart_of(stage, group if len(groups) > 1 else None, rows, highlight) if rows else None,
         teams=pages.team_standings(stage, after) if after and event.format == Event.Format.ULTI_TEAM else [],
         ruleset=_ruleset(event),

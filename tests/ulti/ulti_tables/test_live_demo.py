@@ -1,6 +1,8 @@
 """The demo's live ulti round (demo/ulti_live.py): a round being played today, its deals entered on the
 tables' phones. Read through the pages as the director, a table and a visitor see them."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -47,3 +49,14 @@ def test_the_phone_the_control_room_and_the_live_round_page(live):
     assert room.status_code == 200 and "1 asztal késésben van" in room.content.decode()
     page = Client().get(reverse("ulti_round", args=[rnd.pk])).content.decode()
     assert "élő, nem végleges" in page
+
+
+def test_the_live_standings_mark_the_players_still_playing(live):
+    """Table 2's players have no result yet: the provisional standings say so instead of showing them as if
+    they had scored nothing; table 1's players are not marked."""
+    rnd = Round.objects.get(pk=live)
+    page = Client().get(reverse("ulti_standings", args=[rnd.group.stage.event_id])).content.decode()
+    marked = re.findall(r'href="/ulti/events/\d+/players/(\d+)/">[^<]+</a>[^\n]*?still-playing', page)
+    waiting = {str(seat.participant.person_id) for seat in rnd.tables.get(number=2).seats.all()}
+    assert set(marked) == waiting and len(marked) == 3
+    assert "még játszik" in page
