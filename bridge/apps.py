@@ -55,7 +55,7 @@ class BridgeConfig(AppConfig):
         # The results index and the event page link pair events to their results page (tournaments knows no
         # game app).
         from tournaments.models import Event
-        from tournaments.results_pages import register_results_page
+        from tournaments.results_pages import register_live_pages, register_results_page
 
         from .models import PairSession
         from .services.individual import published_events
@@ -67,3 +67,7 @@ class BridgeConfig(AppConfig):
         )
         # Individual events are scored too (issue #20): the announcement form offers the format again.
         register_results_page([Event.Format.INDIVIDUAL], "bridge_individual", published_events)
+        # Sessions entered at the tables and not yet published: the home page's "live now".
+        from .services import live as live_results
+
+        register_live_pages(live_results.live_links)

@@ -8,6 +8,11 @@ the ids of the events that have published results::
 
 A format nobody registers has no results page: the event page
 offers no results link and the results index does not list it.
+
+The games also register where results are live (issue #18: entered at the tables, not yet published), so the
+home page can send a spectator straight to them::
+
+    register_live_pages(live_sessions)  # (event ids) -> LiveLinks of their sessions / rounds being played
 """
 
 from dataclasses import dataclass
@@ -46,3 +51,30 @@ def published_q() -> Q:
     for format_, page in _pages.items():
         q |= Q(format=format_, pk__in=page.published())
     return q
+
+
+@dataclass(frozen=True)
+class LiveLink:
+    """A session or round whose results are being entered at the tables: its live page."""
+
+    event_id: int
+    label: str  # what is being played, e.g. "1. forduló"
+    url: str
+
+
+_live_finders: list = []
+
+
+def register_live_pages(find) -> None:
+    """`find(event_ids)` returns the LiveLinks of those events' sessions or rounds that are live now."""
+    _live_finders.append(find)
+
+
+def live_links(event_ids) -> dict[int, list[LiveLink]]:
+    """event id -> its live sessions / rounds, over every game."""
+    ids = list(event_ids)
+    out: dict[int, list[LiveLink]] = {}
+    for find in _live_finders if ids else []:
+        for link in find(ids):
+            out.setdefault(link.event_id, []).append(link)
+    return out

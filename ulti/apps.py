@@ -56,7 +56,7 @@ class UltiConfig(AppConfig):
 
         # The results index and the event page link ulti events to their results page.
         from tournaments.models import Event
-        from tournaments.results_pages import register_results_page
+        from tournaments.results_pages import register_live_pages, register_results_page
 
         from .models import Round
 
@@ -65,3 +65,7 @@ class UltiConfig(AppConfig):
             "ulti_event",
             lambda: Round.objects.filter(published_at__isnull=False).values("group__stage__event_id"),
         )
+        # Rounds entered at the tables and not yet published: the home page's "live now".
+        from .services import live as live_results
+
+        register_live_pages(live_results.live_links)

@@ -13,12 +13,14 @@ unchanged page costs one indexed row read and one cache read, answered 304.
 from collections import Counter
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.models import MailPreference
 from federation.services.notifications import absolute_url, address_of, notify
 from results import live as shared_live
+from tournaments.results_pages import LiveLink
 
 from ..models import BoardScore, PairEvent, PairSession, SessionPair, TableCode
 from . import SCOPE, corrections, pages, setup
@@ -35,6 +37,17 @@ def live_of(sessions) -> set[int]:
     if not unpublished:
         return set()
     return set(TableCode.objects.filter(session_id__in=unpublished).values_list("session_id", flat=True))
+
+
+def live_links(event_ids) -> list:
+    """The live sessions of these events, as the home page links them (`tournaments.results_pages`)."""
+    sessions = (
+        PairSession.objects.filter(event_id__in=list(event_ids), published_at=None, table_codes__isnull=False)
+        .select_related("announced")
+        .distinct()
+        .order_by("event_id", "number")
+    )
+    return [LiveLink(s.event_id, str(s), reverse("bridge_session", args=[s.pk])) for s in sessions]
 
 
 def etag(session_id: int, *parts: str) -> str | None:

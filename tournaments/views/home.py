@@ -1,4 +1,4 @@
-"""The portal's home page: the federations, the coming approved events and the latest results.
+"""The portal's home page: the federations, what is live now, the coming approved events and the latest results.
 
 It lists events, so it lives here and not in `federation` (the bottom layer, which knows no event)."""
 
@@ -24,6 +24,16 @@ def home(request):
         .select_related("federation", "club")
         .order_by("start_date", "title", "pk")[:LISTED]
     )
+    # Results being entered at the tables today (issue #18): a spectator's shortest way to the live pages.
+    today_events = list(
+        public_events()
+        .filter(start_date__lte=today)
+        .filter(Q(start_date=today) | Q(end_date__gte=today))
+        .select_related("federation", "club")
+        .order_by("start_date", "title", "pk")
+    )
+    links = results_pages.live_links(event.pk for event in today_events)
+    live = [(event, links[event.pk]) for event in today_events if event.pk in links]
     latest = (
         public_events()
         .filter(results_pages.published_q(), start_date__lte=today)
@@ -35,6 +45,7 @@ def home(request):
         "home.html",
         {
             "federations": Federation.objects.all(),
+            "live": live,
             "upcoming": upcoming,
             "latest": [(event, results_pages.results_url(event)) for event in latest],
         },

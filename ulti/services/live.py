@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Count, Max
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from results import live as shared_live
+from tournaments.results_pages import LiveLink
 
 from ..models import SCOPE, Round, Seat, TableCode
 from . import UltiError, loading
@@ -33,6 +35,27 @@ def live_ids(rounds) -> set[int]:
 
 def is_live(rnd: Round) -> bool:
     return rnd.pk in live_ids([rnd])
+
+
+def live_links(event_ids) -> list:
+    """The live rounds of these events, as the home page links them (`tournaments.results_pages`)."""
+    rounds = (
+        Round.objects.filter(
+            group__stage__event_id__in=list(event_ids),
+            published_at__isnull=False,
+            results_published_at=None,
+            tables__code__isnull=False,
+        )
+        .select_related("group__stage")
+        .distinct()
+        .order_by("group__stage__event_id", "group__stage__number", "number", "group__order")
+    )
+    return [
+        LiveLink(
+            r.group.stage.event_id, _("Round %(n)s") % {"n": r.number}, reverse("ulti_round", args=[r.pk])
+        )
+        for r in rounds
+    ]
 
 
 def live_rounds(stage) -> list[Round]:

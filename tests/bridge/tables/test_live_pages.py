@@ -9,6 +9,7 @@ import datetime
 import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
+from freezegun import freeze_time
 
 from bridge.services import live, table_director, table_entry
 from federation.models import MailPreference, Notification, Person
@@ -177,3 +178,19 @@ def test_the_event_page_links_a_session_as_live_as_soon_as_its_table_codes_exist
     assert after["X-Page-Cache"] != "hit"
     assert reverse("bridge_session", args=[session.pk]) in text
     assert "élő, nem végleges" in text and "nincs közzétéve" not in text
+
+
+def test_the_home_page_links_the_live_session_on_its_day_until_it_is_published(
+    clients, session, codes, director, play
+):
+    """A spectator's shortest way to the live standings: the home page's "live now", on the event's day."""
+    home, url = reverse("home"), reverse("bridge_session", args=[session.pk])
+    with freeze_time("2026-05-09 12:00"):  # the event's day
+        page = clients["anonymous"].get(home).content.decode()
+        assert 'id="live-now"' in page and url in page and "élő eredmények" in page
+    with freeze_time("2026-05-10 12:00"):  # the day after: nothing is live now
+        assert 'id="live-now"' not in clients["anonymous"].get(home).content.decode()
+    with freeze_time("2026-05-09 12:00"):
+        play(codes[1], 1)
+        live.publish(session, director)
+        assert 'id="live-now"' not in clients["anonymous"].get(home).content.decode()

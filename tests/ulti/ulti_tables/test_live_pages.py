@@ -7,6 +7,7 @@ hidden."""
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
+from freezegun import freeze_time
 
 from ulti.models import Round
 from ulti.services import draw, live
@@ -161,3 +162,19 @@ def test_the_event_page_marks_the_live_round_as_soon_as_its_codes_exist(clients,
     table_entry.create_codes(rnd, director)
     after = anonymous.get(url)
     assert after["X-Page-Cache"] != "hit" and "live-round" in after.content.decode()
+
+
+def test_the_home_page_links_the_live_round_on_its_day_until_its_results_are_published(
+    clients, rnd, codes, director, play
+):
+    home, url = reverse("home"), reverse("ulti_round", args=[rnd.pk])
+    with freeze_time("2026-05-02 12:00"):  # the event's day
+        page = clients["anonymous"].get(home).content.decode()
+        assert 'id="live-now"' in page and url in page
+    with freeze_time("2026-05-03 12:00"):
+        assert 'id="live-now"' not in clients["anonymous"].get(home).content.decode()
+    with freeze_time("2026-05-02 12:00"):
+        for code in codes.values():
+            play(code)
+        live.publish_results(rnd, director)
+        assert 'id="live-now"' not in clients["anonymous"].get(home).content.decode()
