@@ -48,6 +48,42 @@ def mbsz_and_director(title, out, what):
     return None if director is None else (mbsz, director)
 
 
+def club_mitchell(mbsz, director, *, title, start, people, boards, announced_days=30, entered_days=5):
+    """An approved club Mitchell of the demo bridge club, directed by `director`: `people` entered in pairs
+    in their order, its one session set up with 3 boards a round. Shared by the finished and the live pair
+    events."""
+    club = Club.objects.filter(short_name="BBE").first()
+    event = Event.objects.create(
+        federation=mbsz,
+        club=club,
+        title=title,
+        format=Event.Format.PAIRS,
+        event_class=Event.EventClass.CLUB,
+        start_date=timezone.localdate(start),
+        status=Event.Status.APPROVED,
+        published_at=start - datetime.timedelta(days=announced_days),
+        movement=f"Mitchell, {len(people) // 4} asztal",
+        boards=boards,
+        venue=club.name if club else "",
+        director_name="Hajdu Gábor",
+        masterpoint_multiplier="1.00",
+    )
+    announced = Session.objects.create(event=event, name="", starts_at=start)
+    Role.objects.get_or_create(user=director, kind=Role.DIRECTOR, event=event)
+    entered = start - datetime.timedelta(days=entered_days)
+    for index in range(len(people) // 2):
+        entry = Entry.objects.create(event=event, status=Entry.Status.ACTIVE, entered_at=entered)
+        for position, person in enumerate(people[2 * index : 2 * index + 2], start=1):
+            EntryMember.objects.create(entry=entry, person=person, position=position, confirmed_at=entered)
+    return setup.create_session(
+        event,
+        movement="mitchell",
+        pairs=setup.pairs_from_entries(event),
+        announced=announced,
+        boards_per_round=3,
+    )
+
+
 def seed(out=None):
     found = mbsz_and_director(TITLE, out, "pair")
     if found is None:
@@ -66,40 +102,7 @@ def _event(mbsz, director):
     today = timezone.localdate()
     day = today - datetime.timedelta(days=10)
     start = timezone.make_aware(datetime.datetime.combine(day, datetime.time(18, 0)))
-    club = Club.objects.filter(short_name="BBE").first()
-    event = Event.objects.create(
-        federation=mbsz,
-        club=club,
-        title=TITLE,
-        format=Event.Format.PAIRS,
-        event_class=Event.EventClass.CLUB,
-        start_date=day,
-        status=Event.Status.APPROVED,
-        published_at=start - datetime.timedelta(days=30),
-        movement="Mitchell, 10 asztal",
-        boards=27,
-        venue=club.name if club else "",
-        director_name="Hajdu Gábor",
-        masterpoint_multiplier="1.00",
-    )
-    announced = Session.objects.create(event=event, name="", starts_at=start)
-    Role.objects.get_or_create(user=director, kind=Role.DIRECTOR, event=event)
-    people = _players(mbsz)
-    for index in range(PAIRS):
-        entry = Entry.objects.create(
-            event=event, status=Entry.Status.ACTIVE, entered_at=start - datetime.timedelta(days=5)
-        )
-        for position, person in enumerate(people[2 * index : 2 * index + 2], start=1):
-            EntryMember.objects.create(
-                entry=entry, person=person, position=position, confirmed_at=entry.entered_at
-            )
-    session = setup.create_session(
-        event,
-        movement="mitchell",
-        pairs=setup.pairs_from_entries(event),
-        announced=announced,
-        boards_per_round=3,
-    )
+    session = club_mitchell(mbsz, director, title=TITLE, start=start, people=_players(mbsz), boards=27)
     # A fixed seed keeps the demo reproducible; real sets always come from a fresh CSPRNG seed.
     seed = hashlib.sha256(f"versenyportal demo {TITLE}".encode()).digest()[:20]
     dealing.create_deal_set(
@@ -113,14 +116,19 @@ def _event(mbsz, director):
     return session
 
 
-def _players(mbsz) -> list[Person]:
-    """Members without a suspension in member-number order; the demo player first, so he has a pair."""
-    members = (
+def members(mbsz, *, newest_first=False) -> list[Person]:
+    """The active members without a suspension, in member-number order (or the newest first)."""
+    found = (
         Membership.objects.filter(federation=mbsz, is_active=True, person__suspensions__isnull=True)
         .select_related("person")
-        .order_by("member_number")
+        .order_by("-member_number" if newest_first else "member_number")
     )
-    people = [m.person for m in members]
+    return [m.person for m in found]
+
+
+def _players(mbsz) -> list[Person]:
+    """Members in member-number order; the demo player first, so he has a pair."""
+    people = members(mbsz)
     player = Person.objects.filter(user__username="jatekos@demo.hu").first()
     if player in people:
         people.remove(player)

@@ -19,10 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from bridge.models import RoundClock, TableEntry
-from bridge.services import compute, setup, table_entry
-from demo.bridge import mbsz_and_director
-from federation.models import Club, Membership, Role
-from tournaments.models import Entry, EntryMember, Event, Session
+from bridge.services import compute, table_entry
+from demo.bridge import club_mitchell, mbsz_and_director, members
 
 TITLE = "Esti élő páros (bemutató)"
 PAIRS = 10
@@ -64,46 +62,10 @@ def seed(out=None):
 
 
 def _event(mbsz, director):
-    now = timezone.now()
-    start = now - datetime.timedelta(minutes=ROUND_MINUTES_AGO[1] + 5)
-    club = Club.objects.filter(short_name="BBE").first()
-    event = Event.objects.create(
-        federation=mbsz,
-        club=club,
-        title=TITLE,
-        format=Event.Format.PAIRS,
-        event_class=Event.EventClass.CLUB,
-        start_date=timezone.localdate(start),
-        status=Event.Status.APPROVED,
-        published_at=start - datetime.timedelta(days=14),
-        movement="Mitchell, 5 asztal",
-        boards=15,
-        venue=club.name if club else "",
-        director_name="Hajdu Gábor",
-        masterpoint_multiplier="1.00",
-    )
-    announced = Session.objects.create(event=event, name="", starts_at=start)
-    Role.objects.get_or_create(user=director, kind=Role.DIRECTOR, event=event)
-    members = (
-        Membership.objects.filter(federation=mbsz, is_active=True, person__suspensions__isnull=True)
-        .select_related("person")
-        .order_by("-member_number")  # from the other end of the list than the finished pair event's
-    )
-    people = [m.person for m in members[: 2 * PAIRS]]
-    for index in range(len(people) // 2):
-        entry = Entry.objects.create(
-            event=event, status=Entry.Status.ACTIVE, entered_at=start - datetime.timedelta(days=3)
-        )
-        for position, person in enumerate(people[2 * index : 2 * index + 2], start=1):
-            EntryMember.objects.create(
-                entry=entry, person=person, position=position, confirmed_at=entry.entered_at
-            )
-    return setup.create_session(
-        event,
-        movement="mitchell",
-        pairs=setup.pairs_from_entries(event),
-        announced=announced,
-        boards_per_round=3,
+    start = timezone.now() - datetime.timedelta(minutes=ROUND_MINUTES_AGO[1] + 5)
+    people = members(mbsz, newest_first=True)[: 2 * PAIRS]  # the other end of the finished event's list
+    return club_mitchell(
+        mbsz, director, title=TITLE, start=start, people=people, boards=15, announced_days=14, entered_days=3
     )
 
 
