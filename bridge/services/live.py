@@ -39,7 +39,7 @@ def live_of(sessions) -> set[int]:
     return set(TableCode.objects.filter(session_id__in=unpublished).values_list("session_id", flat=True))
 
 
-def live_links(event_ids) -> list:
+def live_links(event_ids) -> list[LiveLink]:
     """The live sessions of these events, as the home page links them (`tournaments.results_pages`)."""
     sessions = (
         PairSession.objects.filter(event_id__in=list(event_ids), published_at=None, table_codes__isnull=False)

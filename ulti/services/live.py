@@ -37,7 +37,7 @@ def is_live(rnd: Round) -> bool:
     return rnd.pk in live_ids([rnd])
 
 
-def live_links(event_ids) -> list:
+def live_links(event_ids) -> list[LiveLink]:
     """The live rounds of these events, as the home page links them (`tournaments.results_pages`)."""
     rounds = (
         Round.objects.filter(
