@@ -22,7 +22,7 @@ from tournaments.services import director_alerts
 
 from ..engine import round_clock
 from ..models import TableEntry
-from ..services import live, notation, table_director, table_entry
+from ..services import corrections, live, notation, table_director, table_entry
 from .common import MANAGE, session_context, session_or_deny
 
 
@@ -75,6 +75,7 @@ def control_room(request, pk):
             rounds=table_entry.rounds_of(session),
             boards_per_round=boards,
             guideline=round_clock.time_limit(boards) if boards else None,
+            publish_warning="" if session.published_at else corrections.publish_warning(session),
         ),
     )
 

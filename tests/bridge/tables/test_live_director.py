@@ -184,3 +184,20 @@ def test_by_default_a_board_shows_on_the_phone_once_every_table_played_it(
     assert _phone_boards(clients["anonymous"], codes[1]) == [1]
     text = clients["anonymous"].get(reverse("bridge_table", args=[codes[1].code])).content.decode()
     assert "Frequencies of the boards you played" in text or "A lejátszott leosztások frekvencialapja" in text
+
+
+def test_the_control_room_publishes_and_says_which_boards_still_wait(clients, session, codes, play):
+    """The director ends the live day where he runs it: the control room's publish button, which names the
+    boards still waiting for him (a dispute) before he presses it; once published, it says when."""
+    url = reverse("bridge_control_room", args=[session.pk])
+    play(codes[1])
+    answer(codes[2], enter(codes[2]).entry, kind=TableEntry.Kind.DISPUTE)
+    page = clients["director"].get(url).content.decode()
+    assert 'id="publish-results"' in page and reverse("bridge_publish", args=[session.pk]) in page
+    assert "1 leosztás még Önre vár" in page  # the page in Hungarian, the default
+    response = clients["director"].post(reverse("bridge_publish", args=[session.pk]))
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.published_at is not None
+    page = clients["director"].get(url).content.decode()
+    assert 'id="publish-results"' not in page and 'id="results-published"' in page
