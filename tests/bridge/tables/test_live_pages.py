@@ -194,3 +194,23 @@ def test_the_home_page_links_the_live_session_on_its_day_until_it_is_published(
         play(codes[1], 1)
         live.publish(session, director)
         assert 'id="live-now"' not in clients["anonymous"].get(home).content.decode()
+
+
+def test_the_live_bench_reads_each_pairs_boards_off_the_fragment(clients, session, codes, play):
+    """bench/live reads the fragment to time when a confirmed board shows: its reader and the template agree."""
+    import importlib.util
+    from pathlib import Path
+
+    from bridge.models import SessionStanding
+
+    path = Path(__file__).resolve().parents[3] / "bench" / "live" / "standings.py"
+    spec = importlib.util.spec_from_file_location("live_bench_standings", path)
+    reader = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reader)
+    play(codes[1])
+    html = get(clients["anonymous"], "bridge_live_standings", session).content.decode()
+    expected = {
+        row.pair.number: row.boards
+        for row in SessionStanding.objects.filter(session=session).select_related("pair")
+    }
+    assert reader.boards_by_pair(html) == expected and sum(expected.values()) == 2  # one board, both pairs
