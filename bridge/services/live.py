@@ -41,13 +41,17 @@ def live_of(sessions) -> set[int]:
 
 def live_links(event_ids) -> list[LiveLink]:
     """The live sessions of these events, as the home page links them (`tournaments.results_pages`)."""
-    sessions = (
-        PairSession.objects.filter(event_id__in=list(event_ids), published_at=None, table_codes__isnull=False)
+    sessions = list(
+        PairSession.objects.filter(event_id__in=list(event_ids), published_at=None)
         .select_related("announced")
-        .distinct()
         .order_by("event_id", "number")
     )
-    return [LiveLink(s.event_id, str(s), reverse("bridge_session", args=[s.pk])) for s in sessions]
+    found = live_of(sessions)
+    return [
+        LiveLink(s.event_id, str(s), reverse("bridge_session", args=[s.pk]))
+        for s in sessions
+        if s.pk in found
+    ]
 
 
 def etag(session_id: int, *parts: str) -> str | None:

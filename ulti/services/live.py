@@ -39,22 +39,18 @@ def is_live(rnd: Round) -> bool:
 
 def live_links(event_ids) -> list[LiveLink]:
     """The live rounds of these events, as the home page links them (`tournaments.results_pages`)."""
-    rounds = (
-        Round.objects.filter(
-            group__stage__event_id__in=list(event_ids),
-            published_at__isnull=False,
-            results_published_at=None,
-            tables__code__isnull=False,
-        )
+    rounds = list(
+        Round.objects.filter(group__stage__event_id__in=list(event_ids), results_published_at=None)
         .select_related("group__stage")
-        .distinct()
         .order_by("group__stage__event_id", "group__stage__number", "number", "group__order")
     )
+    found = live_ids(rounds)
     return [
         LiveLink(
             r.group.stage.event_id, _("Round %(n)s") % {"n": r.number}, reverse("ulti_round", args=[r.pk])
         )
         for r in rounds
+        if r.pk in found
     ]
 
 
