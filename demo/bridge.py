@@ -10,7 +10,6 @@ import datetime
 import hashlib
 import random
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,7 +26,8 @@ from bridge.services import (
     versions,
 )
 from demo import bridge_sample as sample
-from federation.models import Club, Federation, Membership, Person, Role
+from demo.federation import demo_director, members
+from federation.models import Club, Federation, Person, Role
 from results.models import VersionedUpload
 from tournaments.models import Entry, EntryMember, Event, Session
 
@@ -43,8 +43,7 @@ def mbsz_and_director(title, out, what):
         if out:
             out.write(f"bridge: demo {what} event already there")
         return None
-    users = get_user_model().objects
-    director = users.filter(username="vezeto@demo.hu").first() or users.filter(is_superuser=True).first()
+    director = demo_director()
     return None if director is None else (mbsz, director)
 
 
@@ -114,16 +113,6 @@ def _event(mbsz, director):
         now=start - datetime.timedelta(days=1),
     )
     return session
-
-
-def members(mbsz, *, newest_first=False) -> list[Person]:
-    """The active members without a suspension, in member-number order (or the newest first)."""
-    found = (
-        Membership.objects.filter(federation=mbsz, is_active=True, person__suspensions__isnull=True)
-        .select_related("person")
-        .order_by("-member_number" if newest_first else "member_number")
-    )
-    return [m.person for m in found]
 
 
 def _players(mbsz) -> list[Person]:

@@ -13,14 +13,15 @@ provisional".
 
 import datetime
 import random
-import uuid
 
 from django.db import transaction
 from django.utils import timezone
 
 from bridge.models import RoundClock, TableEntry
 from bridge.services import compute, table_entry
-from demo.bridge import club_mitchell, mbsz_and_director, members
+from demo.bridge import club_mitchell, mbsz_and_director
+from demo.bridge_sample import phone_send
+from demo.federation import members
 
 TITLE = "Esti élő páros (bemutató)"
 PAIRS = 10
@@ -69,18 +70,12 @@ def _event(mbsz, director):
     )
 
 
-def _send(code, now, board, kind, **values):
-    fields = {"round": now.round, "board": board.board, "ns": now.ns.pk, "ew": now.ew.pk}
-    return table_entry.send(code, key=uuid.uuid4().hex, kind=kind, **fields, **values).entry
-
-
 def _enter(code, board_number, rng, *, answer=TableEntry.Kind.CONFIRM, note=""):
     """North enters the board's result; East confirms it, disputes it, or (answer None) has not yet."""
     now = table_entry.current_round(code)
-    board = now.board(board_number)
-    result = _send(code, now, board, TableEntry.Kind.RESULT, contract=rng.choice(LINES))
+    result = phone_send(code, now, board_number, TableEntry.Kind.RESULT, contract=rng.choice(LINES))
     if answer is not None:
-        _send(code, now, board, answer, based_on=result.pk, note=note)
+        phone_send(code, now, board_number, answer, based_on=result.pk, note=note)
 
 
 def _play(session, director, codes):

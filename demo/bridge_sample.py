@@ -213,10 +213,12 @@ def confirm_current_round(codes, contract: str = "4S N =") -> None:
     for code in codes:
         now = table_entry.current_round(code)
         for board in now.boards:
-            fields = {"round": now.round, "board": board.board, "ns": now.ns.pk, "ew": now.ew.pk}
-            result = table_entry.send(
-                code, key=uuid.uuid4().hex, kind=TableEntry.Kind.RESULT, contract=contract, **fields
-            ).entry
-            table_entry.send(
-                code, key=uuid.uuid4().hex, kind=TableEntry.Kind.CONFIRM, based_on=result.pk, **fields
-            )
+            result = phone_send(code, now, board.board, TableEntry.Kind.RESULT, contract=contract)
+            phone_send(code, now, board.board, TableEntry.Kind.CONFIRM, based_on=result.pk)
+
+
+def phone_send(code, now, board: int, kind, **values) -> TableEntry:
+    """What a table's phone sends for `board` of its current round `now` (`table_entry.current_round`), with
+    an idempotency key of its own; the stored entry."""
+    fields = {"round": now.round, "board": board, "ns": now.ns.pk, "ew": now.ew.pk}
+    return table_entry.send(code, key=uuid.uuid4().hex, kind=kind, **fields, **values).entry

@@ -226,6 +226,23 @@ DEMO_LOGINS = [
 ]
 
 
+def demo_director():
+    """The demo tournament director (the superuser when the demo logins are not there): the bridge and ulti
+    demo events are his."""
+    users = get_user_model().objects
+    return users.filter(username="vezeto@demo.hu").first() or users.filter(is_superuser=True).first()
+
+
+def members(federation, *, newest_first=False) -> list[Person]:
+    """The federation's active members without a suspension, in member-number order (or the newest first)."""
+    found = (
+        Membership.objects.filter(federation=federation, is_active=True, person__suspensions__isnull=True)
+        .select_related("person")
+        .order_by("-member_number" if newest_first else "member_number")
+    )
+    return [m.person for m in found]
+
+
 def _clubs(federation, rows, counties):
     clubs = []
     for name, short, county_name, city, postcode, address in rows:

@@ -11,12 +11,12 @@ and is late. `seed_demo` prints the codes; the director is `vezeto@demo.hu`.
 import datetime
 import uuid
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from demo.federation import demo_director, members
 from demo.ulti import _sheet_deals
-from federation.models import Club, Federation, Membership, Role
+from federation.models import Club, Federation, Role
 from tournaments.models import Entry, EntryMember, Event
 from ulti import tasks
 from ulti.models import RoundClock
@@ -30,8 +30,7 @@ ENTERED = {1: 12, 2: 5}  # deals entered at each table so far
 
 def seed(out=None):
     mausz = Federation.objects.filter(code="mausz").first()
-    users = get_user_model().objects
-    director = users.filter(username="vezeto@demo.hu").first() or users.filter(is_superuser=True).first()
+    director = demo_director()
     if mausz is None or director is None:
         return
     if Event.objects.filter(federation=mausz, title=TITLE).exists():
@@ -69,16 +68,11 @@ def _round(mausz, director):
         rule_set="mausz",
     )
     Role.objects.get_or_create(user=director, kind=Role.DIRECTOR, event=event)
-    members = (
-        Membership.objects.filter(federation=mausz, is_active=True, person__suspensions__isnull=True)
-        .select_related("person")
-        .order_by("-member_number")
-    )
-    for membership in members[:PLAYERS]:
+    for person in members(mausz, newest_first=True)[:PLAYERS]:
         entry = Entry.objects.create(
             event=event, status=Entry.Status.ACTIVE, entered_at=start - datetime.timedelta(days=2)
         )
-        EntryMember.objects.create(entry=entry, person=membership.person, confirmed_at=entry.entered_at)
+        EntryMember.objects.create(entry=entry, person=person, confirmed_at=entry.entered_at)
     setup.ensure_settings(event, unit_forints=10)
     group = setup.start_event(event, director).groups.get()
     return draw.publish_round(draw.generate_round(group, director), director)
